@@ -1,0 +1,109 @@
+"""The case model: what a case file describes (``Case``) and one runnable expansion of it (``CaseInstance``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+DOMAINS = ("ai.onnx", "openvino", "onednn")
+SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz")
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """One input or output tensor of a case: a shape, a dtype name and how to get its values."""
+
+    name: str
+    shape: tuple[int, ...] | None
+    dtype: str | None  # None: the instance dtype (the case's dtype matrix decides)
+    data: Any = None  # nested or flat list of numbers (literal)
+    random: dict[str, Any] | None = None  # {seed, distribution, low, high, mean, std}
+    arange: dict[str, Any] | None = None  # {start, step}
+    array: np.ndarray | None = field(default=None, compare=False)  # already materialized (importers)
+
+
+@dataclass(frozen=True)
+class SpecExample:
+    """What an ``ir_xml`` block of a spec example claims."""
+
+    xml: str
+    layer_type: str
+    attributes: dict[str, Any]
+    input_dims: tuple[tuple[int, ...], ...]
+    output_dims: tuple[tuple[int, ...], ...]
+    unknown_attributes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Case:
+    """A case as written in a case file (before dtype/layout/version expansion)."""
+
+    id: str
+    op: str
+    domain: str
+    versions: tuple[int, ...]
+    source: str
+    attributes: dict[str, Any]
+    inputs: tuple[TensorSpec, ...]
+    outputs: tuple[TensorSpec, ...]
+    dtypes: tuple[str, ...]
+    layouts: tuple[str, ...] = ()
+    tolerance: dict[str, Any] = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+    expect_error: bool = False
+    reason: str = ""
+    spec_example: SpecExample | None = None
+    file: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class CaseInstance:
+    """One runnable case: a case at one version, one dtype and one layout.
+
+    This is what backends receive. ``id`` is stable and readable, e.g.
+    ``ai.onnx/AveragePool-22/2d_ceil[float32]``; the pytest item adds ``::<backend>``.
+    """
+
+    id: str
+    case: Case
+    version: int
+    dtype: str
+    layout: str | None
+    attributes: dict[str, Any]
+    inputs: tuple[TensorSpec, ...]  # shapes and dtypes resolved for this instance
+    outputs: tuple[TensorSpec, ...]  # expected outputs (names always; shapes/data when the case gives them)
+
+    @property
+    def op(self) -> str:
+        return self.case.op
+
+    @property
+    def domain(self) -> str:
+        return self.case.domain
+
+    @property
+    def source(self) -> str:
+        return self.case.source
+
+    @property
+    def expect_error(self) -> bool:
+        return self.case.expect_error
+
+    @property
+    def input_names(self) -> list[str]:
+        return [t.name for t in self.inputs]
+
+    @property
+    def input_shapes(self) -> list[tuple[int, ...]]:
+        return [tuple(t.shape or ()) for t in self.inputs]
+
+    @property
+    def input_dtypes(self) -> list[str]:
+        return [t.dtype or self.dtype for t in self.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [t.name for t in self.outputs]
