@@ -1,0 +1,99 @@
+"""Result records: one JSON object per case instance × backend (DESIGN.md, "Result record").
+
+Reports read records only. The fields of DESIGN.md are always present; the extra fields below them carry what a
+report needs to explain a failure without re-running anything.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+STATUSES = ("pass", "fail", "error", "crash", "timeout", "unsupported", "xfail", "xpass", "erratum")
+#: Statuses that make a run red (an ``xpass`` is an unexpected pass: strict xfail).
+FAILING = frozenset({"fail", "error", "crash", "timeout", "xpass"})
+SCHEMA = 1
+
+
+@dataclass
+class ResultRecord:
+    id: str  # case instance id, e.g. "ai.onnx/AveragePool-22/2d_ceil[float32]"
+    op: str
+    domain: str
+    version: int
+    dtype: str
+    backend: str
+    backend_version: str = ""
+    status: str = "error"
+    reason: str = ""
+    expected_shape: list[int] | None = None
+    actual_shape: list[int] | None = None
+    expected_dtype: str | None = None
+    actual_dtype: str | None = None
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+    max_ulp: float | None = None
+    mismatches: int | None = None
+    elements: int | None = None
+    tolerance: str = ""  # human-readable policy, e.g. "bound=(K+2)*u*avg|x|, K=9, u=2^-24"
+    duration_s: float = 0.0
+    source: str = ""
+    # extras (compatible extension of the contract)
+    layout: str | None = None
+    attributes: dict[str, Any] = field(default_factory=dict)
+    input_shapes: list[list[int]] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    case_file: str = ""
+    nodeid: str = ""  # the pytest node id, for reproduction
+    worst: list[dict[str, Any]] = field(default_factory=list)  # [{index, expected, actual, abs_err, allowed}]
+    error_grid: list[list[float]] | None = None  # |error|/allowed of a 2-D output slice, for a heatmap
+    unspecified: int = 0  # elements the spec leaves undefined (not compared)
+    lowered: str = ""  # how a cross-spec lowering ran the case, if it did
+    expectation: str = ""  # reason of the expectations entry that applied, if any
+    repro: str = ""  # a command that reproduces this result
+
+    @property
+    def item_id(self) -> str:
+        return f"{self.id}::{self.backend}"
+
+    def to_json(self) -> str:
+        return json.dumps(_finite(asdict(self)), sort_keys=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ResultRecord:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN/inf: write them as strings so every line stays strict JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def write_records(path: Path, records: Iterable[ResultRecord]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(record.to_json() + "\n")
+
+
+def read_records(path: Path) -> Iterator[ResultRecord]:
+    """Read a JSON-lines file; a malformed line raises ValueError naming file and line."""
+    with Path(path).open(encoding="utf-8") as src:
+        for number, line in enumerate(src, 1):
+            if not line.strip():
+                continue
+            try:
+                yield ResultRecord.from_dict(json.loads(line))
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"{path}:{number}: not a result record: {exc}") from exc
