@@ -1,0 +1,44 @@
+"""Build the single-node ONNX model of an ``ai.onnx`` case instance, at the case's own opset."""
+
+from __future__ import annotations
+
+import onnx
+from onnx import TensorProto, helper
+
+from conformance.suite.model import CaseInstance
+
+ONNX_TYPES = {
+    "float16": TensorProto.FLOAT16,
+    "float32": TensorProto.FLOAT,
+    "float64": TensorProto.DOUBLE,
+    "bfloat16": TensorProto.BFLOAT16,
+    "int32": TensorProto.INT32,
+    "int64": TensorProto.INT64,
+}
+
+
+def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
+    """One node, inputs with their static shapes, outputs with the output dtype and no shape.
+
+    Output shapes are left unknown on purpose: the runtime's own shape inference is under test.
+    ``check`` runs onnx.checker; negative cases skip it so that the runtime, not the checker, must reject them.
+    """
+    if case.domain != "ai.onnx":
+        raise ValueError(f"{case.id}: only ai.onnx cases have an ONNX model (domain is {case.domain})")
+    node = helper.make_node(case.op, case.input_names, case.output_names or ["y"], **case.attributes)
+    inputs = [
+        helper.make_tensor_value_info(name, ONNX_TYPES[dtype], list(shape))
+        for name, dtype, shape in zip(case.input_names, case.input_dtypes, case.input_shapes)
+    ]
+    out_type = ONNX_TYPES[case.dtype]
+    outputs = [helper.make_tensor_value_info(name, out_type, None) for name in (case.output_names or ["y"])]
+    graph = helper.make_graph([node], _graph_name(case.id), inputs, outputs)
+    model = helper.make_model_gen_version(graph, opset_imports=[helper.make_opsetid("", case.version)])
+    model.producer_name = "conformance"
+    if check:
+        onnx.checker.check_model(model)
+    return model
+
+
+def _graph_name(case_id: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in case_id)[:120]

@@ -1,0 +1,72 @@
+"""openvino: ``ai.onnx`` cases through OpenVINO's ONNX frontend, compiled for CPU."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.onnx_model import build_model
+from conformance.suite.model import CaseInstance
+
+_UNSUPPORTED_MARKERS = ("not supported", "Unsupported", "No conversion rule", "is not implemented")
+
+
+class OpenVinoBackend(Backend):
+    name = "openvino"
+    description = "OpenVINO CPU plugin (ai.onnx cases through the ONNX frontend)"
+
+    def __init__(self, device: str | None = None):
+        import openvino
+
+        self.device = device or "CPU"
+        if device:
+            self.name = f"openvino:{device}"
+        self._core = openvino.Core()
+
+    def version(self) -> str:
+        import openvino
+
+        return openvino.get_version()
+
+    def capabilities(self) -> dict[str, list[str]]:
+        return {"ai.onnx": ["AveragePool", "GlobalAveragePool"], "device": [self.device]}
+
+    def supports(self, case: CaseInstance) -> Support:
+        if case.domain != "ai.onnx":
+            return Support.no(f"openvino runs ai.onnx cases here; {case.domain} cases need the native backend")
+        return Support.yes()
+
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        model = build_model(case, check=not case.expect_error)
+        try:
+            ov_model = self._core.read_model(model.SerializeToString())
+        except Exception as exc:
+            message = str(exc)
+            if any(marker in message for marker in _UNSUPPORTED_MARKERS):
+                raise Unsupported(message.strip().splitlines()[0][:500]) from None
+            raise
+        compiled = self._core.compile_model(ov_model, self.device)
+        return run_compiled(compiled, inputs, case.dtype)
+
+
+def run_compiled(compiled, inputs: list[np.ndarray], dtype: str) -> list[np.ndarray]:
+    """Run a compiled model; bfloat16 crosses the Python API as uint16 bit views (FINDINGS.md)."""
+    import openvino
+
+    feeds = {}
+    for index, array in enumerate(inputs):
+        if array.dtype == ml_dtypes.bfloat16:
+            feeds[index] = openvino.Tensor(array.view(np.uint16), array.shape, openvino.Type.bf16)
+        else:
+            feeds[index] = np.ascontiguousarray(array)
+    request = compiled.create_infer_request()
+    request.infer(feeds)
+    outputs = []
+    for index in range(len(compiled.outputs)):
+        tensor = request.get_output_tensor(index)
+        if tensor.element_type == openvino.Type.bf16:
+            outputs.append(np.array(tensor.data, copy=True).view(np.uint16).view(ml_dtypes.bfloat16))
+        else:
+            outputs.append(np.array(tensor.data, copy=True))
+    return outputs

@@ -1,0 +1,80 @@
+"""Per-element error bounds derived from the arithmetic of averaging K terms (docs/tolerance.md).
+
+An average of K terms computed in a floating-point type with unit roundoff u (any summation order, then one
+division or a reciprocal and a multiply) is off from the exact value by at most
+
+    (K - 1)·u·Σ|x|/n  +  2·u·|mean|   ≤   (K + 2)·u·mean(|x|)        (Higham, "Accuracy and Stability", §4)
+
+where mean(|x|) is the same pooling applied to |x| (TOSA's per-test bound uses the same idea: the bound scales
+with the magnitude of the terms, so cancellation of mixed signs does not make a correct result fail). Both the
+reference (exact, then rounded) and the backend round the result to the output type once: one more ULP of the
+expected value covers both. WebNN's "window + 2 ULP" is the same bound measured in ULPs of the output, which
+breaks down under cancellation; this one does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a case instance's values are compared; ``describe()`` goes into the result record."""
+
+    window: int  # K: the most input elements one output averages
+    dtype: str
+    scale: float = 1.0
+    atol: float | None = None
+    rtol: float | None = None
+    ulp: float | None = None
+
+    def describe(self) -> str:
+        if self.atol is not None or self.rtol is not None:
+            return f"override: |err| <= {self.atol or 0:g} + {self.rtol or 0:g}*|expected|"
+        if self.ulp is not None:
+            return f"override: |err| <= {self.ulp:g} ulp({self.dtype})"
+        nmant = finfo(self.dtype).nmant
+        scale = f"{self.scale:g}*" if self.scale != 1 else ""
+        return f"{scale}((K+2)*u*mean|x| + 1ulp), K={self.window}, u=2^-{nmant + 1} ({self.dtype})"
+
+    def bound(self, expected: np.ndarray, magnitude: np.ndarray | None) -> np.ndarray:
+        """Allowed absolute error per element of ``expected`` (float64)."""
+        exp64 = np.asarray(expected, dtype=np.float64)
+        if self.atol is not None or self.rtol is not None:
+            return (self.atol or 0.0) + (self.rtol or 0.0) * np.abs(exp64)
+        one_ulp = ulp(exp64, self.dtype)
+        if self.ulp is not None:
+            return self.ulp * one_ulp
+        u = 2.0 ** -(finfo(self.dtype).nmant + 1)
+        mag = np.abs(exp64) if magnitude is None else np.asarray(magnitude, dtype=np.float64)
+        return self.scale * ((self.window + 2) * u * mag + one_ulp)
+
+
+def finfo(dtype: str) -> ml_dtypes.finfo:
+    return ml_dtypes.finfo(ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype))
+
+
+def ulp(values: np.ndarray, dtype: str) -> np.ndarray:
+    """The spacing of ``dtype`` at each value (subnormal spacing near zero); computed in float64."""
+    info = finfo(dtype)
+    v = np.abs(np.asarray(values, dtype=np.float64))
+    with np.errstate(invalid="ignore"):
+        _, exponent = np.frexp(np.where(np.isfinite(v), v, 0.0))
+    # frexp gives v = m·2^e with m in [0.5, 1): the leading bit has weight 2^(e-1)
+    lead = np.where(v > 0, np.maximum(exponent.astype(np.int64) - 1, int(info.minexp)), int(info.minexp))
+    return np.ldexp(1.0, lead - int(info.nmant))
+
+
+def policy_for(
+    dtype: str, window: int, case_tolerance: dict, backend: str, backend_scale: float = 1.0
+) -> Policy:
+    """The case's ``tolerance`` mapping may override the derived bound, for all backends or per backend."""
+    merged = {k: v for k, v in case_tolerance.items() if k != "backends"}
+    merged.update((case_tolerance.get("backends") or {}).get(backend, {}))
+    return Policy(
+        window=max(int(window), 1), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
+        atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"),
+    )

@@ -1,0 +1,116 @@
+"""Compare a backend's outputs with the expected ones: shape, then dtype, then values.
+
+NaN and infinities are compared as values: NaN matches only where NaN is expected, an infinity only the same
+infinity. Elements the spec leaves unspecified (reference mask) are not compared and are counted apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from conformance.compare.tolerance import Policy, ulp
+from conformance.suite.dtypes import dtype_name
+
+WORST = 5
+GRID = 24
+
+
+@dataclass
+class Comparison:
+    ok: bool
+    reason: str = ""
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+    max_ulp: float | None = None
+    mismatches: int | None = None
+    elements: int | None = None
+    unspecified: int = 0
+    worst: list[dict[str, Any]] = field(default_factory=list)
+    error_grid: list[list[float]] | None = None
+
+
+def compare(
+    expected: np.ndarray,
+    actual: Any,
+    policy: Policy,
+    magnitude: np.ndarray | None = None,
+    unspecified: np.ndarray | None = None,
+    name: str = "output",
+) -> Comparison:
+    if not isinstance(actual, np.ndarray):
+        return Comparison(False, f"{name}: backend returned {type(actual).__name__}, not an array")
+    if actual.shape != expected.shape:
+        return Comparison(
+            False, f"{name}: shape mismatch: expected {list(expected.shape)}, got {list(actual.shape)}",
+            elements=int(expected.size),
+        )
+    result = _values(expected, actual, policy, magnitude, unspecified)
+    if dtype_name(actual.dtype) != dtype_name(expected.dtype):
+        result.ok = False
+        result.reason = f"{name}: dtype mismatch: expected {dtype_name(expected.dtype)}, got {dtype_name(actual.dtype)}"
+    elif not result.ok:
+        result.reason = f"{name}: {result.mismatches} of {result.elements} elements outside tolerance; " + _worst_text(
+            result.worst[0]
+        )
+    return result
+
+
+def _values(
+    expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude: np.ndarray | None, mask: np.ndarray | None
+) -> Comparison:
+    e = np.asarray(expected, dtype=np.float64)
+    a = np.asarray(actual, dtype=np.float64)
+    compared = np.ones(e.shape, bool) if mask is None else ~np.asarray(mask, bool)
+    allowed = policy.bound(e, magnitude)
+    finite = np.isfinite(e)
+    with np.errstate(invalid="ignore", over="ignore"):
+        err = np.abs(a - e)
+        bad = np.where(finite, ~(err <= allowed), ~((a == e) | (np.isnan(e) & np.isnan(a))))
+    bad &= compared
+    both = finite & np.isfinite(a) & compared
+    err_f = np.where(both, err, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(both & (e != 0), err_f / np.abs(e), 0.0)
+        ulps = np.where(both, err_f / ulp(e, policy.dtype), 0.0)
+        ratio = np.where(finite, err / allowed, np.where(bad, np.inf, 0.0))
+    ratio = np.where(compared, np.nan_to_num(ratio, nan=np.inf), 0.0)
+    worst = []
+    if bad.any():
+        for flat in np.argsort(-ratio, axis=None, kind="stable")[:WORST]:
+            index = np.unravel_index(flat, e.shape)
+            if not bad[index]:
+                break
+            worst.append({
+                "index": [int(i) for i in index], "expected": float(e[index]), "actual": float(a[index]),
+                "abs_err": float(err[index]), "allowed": float(allowed[index]),
+            })
+    return Comparison(
+        ok=not bad.any(),
+        max_abs_err=float(err_f.max(initial=0.0)),
+        max_rel_err=float(rel.max(initial=0.0)),
+        max_ulp=float(ulps.max(initial=0.0)),
+        mismatches=int(bad.sum()),
+        elements=int(e.size),
+        unspecified=int((~compared).sum()),
+        worst=worst,
+        error_grid=_grid(ratio) if bad.any() and e.ndim >= 2 else None,
+    )
+
+
+def _worst_text(w: dict[str, Any]) -> str:
+    return (
+        f"worst at {w['index']}: expected {w['expected']:.9g}, got {w['actual']:.9g} "
+        f"(|err| {w['abs_err']:.3g} > allowed {w['allowed']:.3g})"
+    )
+
+
+def _grid(ratio: np.ndarray) -> list[list[float]]:
+    """|error|/allowed over the first 2-D slice (last two axes), max-pooled down to at most GRID×GRID."""
+    plane = ratio[(0,) * (ratio.ndim - 2)] if ratio.ndim > 2 else ratio
+    rows = np.array_split(np.arange(plane.shape[0]), min(GRID, plane.shape[0]))
+    cols = np.array_split(np.arange(plane.shape[1]), min(GRID, plane.shape[1]))
+    grid = [[float(min(plane[np.ix_(r, c)].max(), 1e6)) for c in cols] for r in rows]
+    return grid

@@ -1,0 +1,89 @@
+"""Compare a NEW run against an OLD (baseline) run, record by record, keyed by ``(id, backend)``.
+
+Only a move from an acceptable status to a failing one is a regression; it is what the CI gate fails on. A known
+failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline that already carries a
+red record does not block unrelated work, while it is still shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from conformance.records import FAILING, ResultRecord
+
+from .merge import Key, record_key
+
+#: Statuses a run may have without being red.
+ACCEPTABLE = frozenset({"pass", "xfail", "unsupported", "erratum"})
+
+
+def is_failing(status: str) -> bool:
+    # Unknown statuses count as failing so a typo in a plugin cannot turn a failure green.
+    return status in FAILING or status not in ACCEPTABLE
+
+
+@dataclass
+class Transition:
+    id: str
+    backend: str
+    old: str | None  # None: the key is new
+    new: str | None  # None: the key was removed
+    reason: str = ""  # the NEW record's reason (the OLD one's for a removed key)
+
+    @property
+    def key(self) -> Key:
+        return (self.id, self.backend)
+
+
+@dataclass
+class BaselineDiff:
+    regressions: list[Transition] = field(default_factory=list)
+    fixes: list[Transition] = field(default_factory=list)
+    changes: list[Transition] = field(default_factory=list)  # any other status change
+    new: list[Transition] = field(default_factory=list)
+    removed: list[Transition] = field(default_factory=list)
+    unchanged: int = 0
+
+    @property
+    def new_failing(self) -> list[Transition]:
+        """New keys that fail: not regressions (nothing to regress from) but worth a look."""
+        return [t for t in self.new if t.new is not None and is_failing(t.new)]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.regressions else 0
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "regressions": len(self.regressions),
+            "fixes": len(self.fixes),
+            "changes": len(self.changes),
+            "new": len(self.new),
+            "removed": len(self.removed),
+            "unchanged": self.unchanged,
+        }
+
+
+def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord]) -> BaselineDiff:
+    """Classify every key of NEW and OLD; lists come out sorted by (id, backend)."""
+    new_by = {record_key(r): r for r in new}
+    old_by = {record_key(r): r for r in old}
+    diff = BaselineDiff()
+    for key in sorted(new_by.keys() | old_by.keys()):
+        n, o = new_by.get(key), old_by.get(key)
+        if o is None:
+            diff.new.append(Transition(key[0], key[1], None, n.status, n.reason))
+        elif n is None:
+            diff.removed.append(Transition(key[0], key[1], o.status, None, o.reason))
+        elif n.status == o.status:
+            diff.unchanged += 1
+        else:
+            t = Transition(key[0], key[1], o.status, n.status, n.reason)
+            if is_failing(n.status) and not is_failing(o.status):
+                diff.regressions.append(t)
+            elif is_failing(o.status) and not is_failing(n.status):
+                diff.fixes.append(t)
+            else:
+                diff.changes.append(t)
+    return diff

@@ -1,0 +1,82 @@
+"""Merge result files (pytest-xdist shards, several machines, reruns) into one record list.
+
+A record's key is ``(id, backend)``. When a key appears more than once the kept record must not depend on the
+order the files were given in (CI matrix jobs finish in any order), so the most severe status wins and ties are
+broken by the record's JSON text. Keeping the most severe status means a flaky failure is never hidden by a
+later green rerun; the disagreement is reported so a human can see the flake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance.records import ResultRecord, read_records
+
+#: Most severe first. Unknown statuses rank as most severe: a record we cannot classify must not pass silently.
+SEVERITY = ("crash", "timeout", "error", "fail", "xpass", "erratum", "xfail", "unsupported", "pass")
+
+Key = tuple[str, str]
+
+
+def severity(status: str) -> int:
+    """Lower is more severe."""
+    return SEVERITY.index(status) if status in SEVERITY else -1
+
+
+def record_key(record: ResultRecord) -> Key:
+    return (record.id, record.backend)
+
+
+@dataclass
+class Duplicate:
+    """A key seen more than once with statuses that disagree."""
+
+    key: Key
+    statuses: list[str]  # every status seen, in input order
+    sources: list[str]  # file (or "<input N>") each one came from
+    kept: str  # the status of the record that was kept
+
+
+@dataclass
+class MergeResult:
+    records: list[ResultRecord]  # sorted by (id, backend)
+    duplicates: list[Duplicate] = field(default_factory=list)  # only disagreeing ones
+    duplicate_count: int = 0  # every extra copy of a key, agreeing or not
+    sources: list[str] = field(default_factory=list)
+
+
+def _rank(record: ResultRecord) -> tuple[int, str]:
+    return (severity(record.status), record.to_json())
+
+
+def merge_records(sources: Iterable[tuple[str, Iterable[ResultRecord]]]) -> MergeResult:
+    """Merge ``(source name, records)`` pairs; see the module doc for the duplicate rule."""
+    kept: dict[Key, ResultRecord] = {}
+    seen: dict[Key, list[tuple[str, str]]] = {}
+    names: list[str] = []
+    extra = 0
+    for name, records in sources:
+        names.append(name)
+        for record in records:
+            key = record_key(record)
+            seen.setdefault(key, []).append((record.status, name))
+            current = kept.get(key)
+            if current is None:
+                kept[key] = record
+                continue
+            extra += 1
+            if _rank(record) < _rank(current):
+                kept[key] = record
+    duplicates = [
+        Duplicate(key, [s for s, _ in hits], [n for _, n in hits], kept[key].status)
+        for key, hits in sorted(seen.items())
+        if len({s for s, _ in hits}) > 1
+    ]
+    return MergeResult([kept[k] for k in sorted(kept)], duplicates, extra, names)
+
+
+def merge_files(paths: Iterable[Path]) -> MergeResult:
+    """Read and merge JSON-lines result files (a malformed line raises ValueError naming file and line)."""
+    return merge_records((str(p), read_records(Path(p))) for p in paths)

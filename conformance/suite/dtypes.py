@@ -1,0 +1,37 @@
+"""Dtype names used in case files and records, mapped to NumPy dtypes (bfloat16 through ml_dtypes)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+_DTYPES: dict[str, np.dtype] = {
+    "float16": np.dtype(np.float16),
+    "float32": np.dtype(np.float32),
+    "float64": np.dtype(np.float64),
+    "bfloat16": np.dtype(ml_dtypes.bfloat16),
+    "int32": np.dtype(np.int32),
+    "int64": np.dtype(np.int64),
+}
+FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
+INT_DTYPES = ("int32", "int64")
+DTYPE_NAMES = tuple(_DTYPES)
+
+
+def np_dtype(name: str) -> np.dtype:
+    try:
+        return _DTYPES[name]
+    except KeyError:
+        raise ValueError(f"unknown dtype {name!r} (expected one of {', '.join(DTYPE_NAMES)})") from None
+
+
+def dtype_name(dtype: np.dtype | type) -> str:
+    dtype = np.dtype(dtype)
+    for name, known in _DTYPES.items():
+        if known == dtype:
+            return name
+    return str(dtype)
+
+
+def is_float(name: str) -> bool:
+    return name in FLOAT_DTYPES

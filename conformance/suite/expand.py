@@ -1,0 +1,73 @@
+"""Expand a case into runnable instances: one per version × dtype × layout, with stable ids."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from conformance.suite.dtypes import is_float
+from conformance.suite.model import Case, CaseInstance, TensorSpec
+from conformance.suite.tensors import materialize
+
+
+def instance_id(case: Case, version: int, dtype: str, layout: str | None) -> str:
+    params = dtype if layout is None else f"{dtype}-{layout}"
+    return f"{case.domain}/{case.op}-{version}/{case.id}[{params}]"
+
+
+def expand(case: Case) -> list[CaseInstance]:
+    instances = []
+    for version in case.versions:
+        for dtype in case.dtypes:
+            for layout in case.layouts or (None,):
+                instances.append(_instance(case, version, dtype, layout))
+    return instances
+
+
+def _instance(case: Case, version: int, dtype: str, layout: str | None) -> CaseInstance:
+    attributes = dict(case.attributes)
+    inputs = tuple(_retype(t, dtype) for t in case.inputs)
+    outputs = tuple(_retype(t, dtype) for t in case.outputs)
+    if layout is not None:
+        # Case files describe data channels-first (NCX); a channels-last instance transposes it.
+        attributes["data_format"] = layout
+        if layout == "NXC":
+            inputs = (_to_channels_last(inputs[0], dtype), *inputs[1:])
+            outputs = tuple(_to_channels_last(t, dtype) for t in outputs)
+    return CaseInstance(
+        id=instance_id(case, version, dtype, layout), case=case, version=version, dtype=dtype, layout=layout,
+        attributes=attributes, inputs=inputs, outputs=outputs,
+    )
+
+
+def _retype(spec: TensorSpec, dtype: str) -> TensorSpec:
+    """Float tensors follow the instance dtype; integer tensors (e.g. output_size) keep their own."""
+    if spec.dtype is None or is_float(spec.dtype):
+        return replace(spec, dtype=dtype)
+    return spec
+
+
+def _to_channels_last(spec: TensorSpec, dtype: str) -> TensorSpec:
+    if spec.shape is None and spec.data is None and spec.array is None:
+        return spec
+    if spec.data is None and spec.array is None:
+        if spec.random is None and spec.arange is None:  # shape only (outputs checked for shape alone)
+            shape = spec.shape
+            return replace(spec, shape=(shape[0], *shape[2:], shape[1]))
+    array = materialize(spec, dtype)
+    moved = np.moveaxis(array, 1, -1)
+    return replace(spec, shape=moved.shape, data=None, random=None, arange=None, array=np.ascontiguousarray(moved))
+
+
+def inputs_of(instance: CaseInstance) -> list[np.ndarray]:
+    return [materialize(t, instance.dtype) for t in instance.inputs]
+
+
+def expected_of(instance: CaseInstance) -> list[np.ndarray | None]:
+    """Literal expected outputs (None where the case gives no values for that output)."""
+    result = []
+    for spec in instance.outputs:
+        has_values = spec.data is not None or spec.array is not None
+        result.append(materialize(spec, instance.dtype) if has_values else None)
+    return result

@@ -1,0 +1,71 @@
+"""Read an OpenVINO IR ``<layer>`` snippet, as printed in a spec's examples, into attributes and dims.
+
+Spec examples elide parts of the tag (``<layer ... type="AvgPool" ... >``); those ellipses are removed before
+parsing. Parsing goes through defusedxml: case files are data from anyone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from defusedxml import ElementTree
+
+from conformance.suite.model import SpecExample
+
+_INT_LIST = re.compile(r"^\s*-?\d+(\s*,\s*-?\d+)*\s*$")
+#: The attributes each OpenVINO op defines (spec text); anything else in an example is reported.
+KNOWN_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "AvgPool": frozenset(
+        {"strides", "pads_begin", "pads_end", "kernel", "exclude-pad", "rounding_type", "auto_pad", "dilations"}
+    ),
+    "AdaptiveAvgPool": frozenset(),
+}
+
+
+class IrXmlError(ValueError):
+    """An ``ir_xml`` block that is not a readable IR layer."""
+
+
+def attribute_value(text: str) -> Any:
+    """IR attribute strings as values: "2,2" -> [2, 2], "true" -> True, anything else stays a string."""
+    if _INT_LIST.match(text):
+        return [int(part) for part in text.split(",")]
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def parse_layer(xml: str) -> SpecExample:
+    cleaned = re.sub(r"\s\.\.\.(?=[\s>])", " ", xml).strip()
+    try:
+        layer = ElementTree.fromstring(cleaned)
+    except ElementTree.ParseError as exc:
+        raise IrXmlError(f"ir_xml is not well-formed XML: {exc}") from None
+    if layer.tag != "layer" or "type" not in layer.attrib:
+        raise IrXmlError("ir_xml must be one <layer type=...> element")
+    layer_type = layer.attrib["type"]
+    data = layer.find("data")
+    raw = dict(data.attrib) if data is not None else {}
+    known = KNOWN_ATTRIBUTES.get(layer_type)
+    unknown = tuple(sorted(k for k in raw if known is not None and k not in known))
+    attributes = {k: attribute_value(v) for k, v in raw.items() if k not in unknown}
+    return SpecExample(
+        xml=xml,
+        layer_type=layer_type,
+        attributes=attributes,
+        input_dims=_ports(layer, "input"),
+        output_dims=_ports(layer, "output"),
+        unknown_attributes=unknown,
+    )
+
+
+def _ports(layer: Any, kind: str) -> tuple[tuple[int, ...], ...]:
+    ports = []
+    for section in layer.findall(kind):
+        for port in section.findall("port"):
+            try:
+                ports.append(tuple(int(dim.text) for dim in port.findall("dim")))
+            except (TypeError, ValueError):
+                raise IrXmlError(f"<{kind}> port {port.attrib.get('id', '?')} has a non-integer <dim>") from None
+    return tuple(ports)

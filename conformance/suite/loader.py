@@ -1,0 +1,250 @@
+"""Load and validate case files (schema 1 of DESIGN.md).
+
+Errors name the file, the line and the case id. A file that cannot be read at all fails as a whole; a case that
+does not validate fails alone (``LoadedFile.errors``) and the file's other cases still run.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from conformance.suite.dtypes import DTYPE_NAMES, FLOAT_DTYPES
+from conformance.suite.irxml import IrXmlError, parse_layer
+from conformance.suite.model import DOMAINS, SOURCES, Case, SpecExample, TensorSpec
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
+FILE_KEYS = {"op", "domain", "version", "versions", "cases", "defaults", "description", "import"}
+CASE_KEYS = {
+    "id", "source", "attributes", "inputs", "outputs", "dtypes", "layouts", "tolerance", "tags", "expect",
+    "reason", "ir_xml", "version", "versions", "description",
+}
+TENSOR_KEYS = {"shape", "dtype", "data", "random", "arange"}
+TOLERANCE_KEYS = {"atol", "rtol", "ulp", "scale", "backends"}
+LAYOUTS = ("NCX", "NXC")
+
+
+class CaseFileError(ValueError):
+    """A case file or case that does not follow the schema; str() names file, line and case id."""
+
+    def __init__(self, file: str, line: int, case_id: str | None, message: str):
+        self.file, self.line, self.case_id, self.message = file, line, case_id, message
+        where = f"{file}:{line}" if line else file
+        who = f" case {case_id!r}:" if case_id else ""
+        super().__init__(f"{where}:{who} {message}")
+
+
+@dataclass
+class LoadedFile:
+    path: str
+    op: str
+    domain: str
+    cases: list[Case] = field(default_factory=list)
+    errors: list[CaseFileError] = field(default_factory=list)
+    imports: list[dict[str, Any]] = field(default_factory=list)
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader that remembers the line of every mapping it builds (by object id)."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.lines: dict[int, int] = {}
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        mapping = super().construct_mapping(node, deep=True)
+        self.lines[id(mapping)] = node.start_mark.line + 1
+        return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)
+
+
+def parse_yaml(text: str, file: str) -> tuple[Any, dict[int, int]]:
+    loader = _LineLoader(text)
+    try:
+        return loader.get_single_data(), loader.lines
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark is not None else 0
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise CaseFileError(file, line, None, f"YAML syntax error: {problem}") from None
+    finally:
+        loader.dispose()
+
+
+def load_file(path: Path | str, display: str | None = None) -> LoadedFile:
+    path = Path(path)
+    file = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaseFileError(file, 0, None, f"cannot read: {exc}") from None
+    return load_text(text, file)
+
+
+def load_text(text: str, file: str) -> LoadedFile:
+    doc, lines = parse_yaml(text, file)
+    if not isinstance(doc, dict):
+        raise CaseFileError(file, 1, None, "a case file is a mapping with keys op, domain, versions, cases")
+    unknown = set(doc) - FILE_KEYS
+    if unknown:
+        raise CaseFileError(file, 1, None, f"unknown top-level key(s): {', '.join(sorted(unknown))}")
+    for key in ("op", "domain"):
+        if not isinstance(doc.get(key), str):
+            raise CaseFileError(file, 1, None, f"missing or non-string {key!r}")
+    if doc["domain"] not in DOMAINS:
+        raise CaseFileError(file, 1, None, f"domain {doc['domain']!r} is not one of {', '.join(DOMAINS)}")
+    try:
+        versions = _versions(doc)
+    except ValueError as exc:
+        raise CaseFileError(file, 1, None, str(exc)) from None
+    loaded = LoadedFile(path=file, op=doc["op"], domain=doc["domain"])
+    imports = doc.get("import")
+    if imports is not None:
+        loaded.imports = imports if isinstance(imports, list) else [imports]
+    raw_cases = doc.get("cases", [])
+    if not isinstance(raw_cases, list):
+        raise CaseFileError(file, lines.get(id(doc), 1), None, "'cases' must be a list")
+    defaults = doc.get("defaults") or {}
+    seen: dict[str, int] = {}
+    for raw in raw_cases:
+        line = lines.get(id(raw), 0)
+        case_id = raw.get("id") if isinstance(raw, dict) else None
+        try:
+            case = _case({**defaults, **raw} if isinstance(raw, dict) else raw, doc, versions, file, line, lines)
+            if case.id in seen:
+                raise ValueError(f"duplicate id (first at line {seen[case.id]})")
+            seen[case.id] = line
+            loaded.cases.append(case)
+        except (ValueError, TypeError) as exc:
+            if isinstance(exc, CaseFileError):
+                loaded.errors.append(exc)
+            else:
+                loaded.errors.append(CaseFileError(file, line, case_id if isinstance(case_id, str) else None, str(exc)))
+    return loaded
+
+
+def _versions(doc: dict) -> tuple[int, ...]:
+    if "versions" in doc and "version" in doc:
+        raise ValueError("give either 'version' or 'versions', not both")
+    raw = doc.get("versions", doc.get("version"))
+    if raw is None:
+        raise ValueError("missing 'versions' (or 'version')")
+    values = raw if isinstance(raw, list) else [raw]
+    if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
+        raise ValueError(f"versions must be positive integers, got {raw!r}")
+    return tuple(values)
+
+
+def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, lines: dict) -> Case:
+    if not isinstance(raw, dict):
+        raise ValueError("each case is a mapping")
+    case_id = raw.get("id")
+    if not isinstance(case_id, str) or not ID_PATTERN.match(case_id):
+        raise ValueError(f"missing or invalid id {case_id!r} (letters, digits, _ . - only)")
+    unknown = set(raw) - CASE_KEYS
+    if unknown:
+        raise ValueError(f"unknown key(s): {', '.join(sorted(unknown))}")
+    source = raw.get("source", "edge")
+    if source not in SOURCES:
+        raise ValueError(f"source {source!r} is not one of {', '.join(SOURCES)}")
+    if "version" in raw or "versions" in raw:
+        versions = _versions(raw)
+    attributes = raw.get("attributes") or {}
+    if not isinstance(attributes, dict):
+        raise ValueError("attributes must be a mapping")
+    example = None
+    if "ir_xml" in raw:
+        try:
+            example = parse_layer(str(raw["ir_xml"]))
+        except IrXmlError as exc:
+            raise ValueError(str(exc)) from None
+        if example.layer_type != doc["op"]:
+            raise ValueError(f"ir_xml layer type {example.layer_type!r} is not the file's op {doc['op']!r}")
+        attributes = {**example.attributes, **attributes}
+    inputs = _tensors(raw.get("inputs"), "inputs", example, case_id)
+    if not inputs:
+        raise ValueError("a case needs at least one input")
+    outputs = _tensors(raw.get("outputs"), "outputs", None, case_id) if raw.get("outputs") else ()
+    dtypes = _names(raw.get("dtypes"), "dtypes", DTYPE_NAMES) or _default_dtypes(inputs)
+    layouts = _names(raw.get("layouts"), "layouts", LAYOUTS)
+    tolerance = raw.get("tolerance") or {}
+    if not isinstance(tolerance, dict) or set(tolerance) - TOLERANCE_KEYS:
+        raise ValueError(f"tolerance must be a mapping with keys from {', '.join(sorted(TOLERANCE_KEYS))}")
+    expect = raw.get("expect")
+    if expect not in (None, "error"):
+        raise ValueError(f"expect must be 'error' when given, got {expect!r}")
+    tags = raw.get("tags") or []
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise ValueError("tags must be a list of strings")
+    return Case(
+        id=case_id, op=doc["op"], domain=doc["domain"], versions=versions, source=source,
+        attributes=attributes, inputs=inputs, outputs=outputs, dtypes=dtypes, layouts=layouts,
+        tolerance=tolerance, tags=tuple(tags), expect_error=expect == "error", reason=str(raw.get("reason", "")),
+        spec_example=example, file=file, line=line,
+    )
+
+
+def _names(raw: Any, key: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw:
+        raise ValueError(f"{key} must be a non-empty list")
+    for name in raw:
+        if name not in allowed:
+            raise ValueError(f"{key}: {name!r} is not one of {', '.join(allowed)}")
+    return tuple(raw)
+
+
+def _default_dtypes(inputs: tuple[TensorSpec, ...]) -> tuple[str, ...]:
+    first = inputs[0].dtype
+    return (first,) if first else ("float32",)
+
+
+def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> tuple[TensorSpec, ...]:
+    raw = raw or {}
+    if not isinstance(raw, dict):
+        raise ValueError(f"{key} must be a mapping of name -> tensor")
+    specs = []
+    names = list(raw)
+    if example is not None:  # the XML gives one port per input; unnamed ports get generated names
+        names += [f"in{i}" for i in range(len(raw), len(example.input_dims))]
+    for index, name in enumerate(names):
+        body = raw.get(name) or {}
+        if not isinstance(body, dict) or set(body) - TENSOR_KEYS:
+            raise ValueError(f"{key}.{name}: a tensor is a mapping with keys from {', '.join(sorted(TENSOR_KEYS))}")
+        shape = body.get("shape")
+        if example is not None and index < len(example.input_dims):
+            dims = example.input_dims[index]
+            if shape is not None and tuple(shape) != dims:
+                raise ValueError(f"{key}.{name}: shape {shape} contradicts the ir_xml port dims {list(dims)}")
+            shape = list(dims)
+        if shape is not None and (not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape)):
+            raise ValueError(f"{key}.{name}: shape must be a list of non-negative integers")
+        dtype = body.get("dtype")
+        if dtype is not None and dtype not in DTYPE_NAMES:
+            raise ValueError(f"{key}.{name}: unknown dtype {dtype!r}")
+        sources = [k for k in ("data", "random", "arange") if k in body]
+        if len(sources) > 1:
+            raise ValueError(f"{key}.{name}: give one of data, random, arange (got {', '.join(sources)})")
+        random = body.get("random")
+        if key == "inputs" and not sources and dtype in (None, *FLOAT_DTYPES):
+            # inputs described only by a shape (spec examples) get a seed derived from the case id: stable
+            random = {"seed": zlib.crc32(f"{case_id}/{name}".encode()), "distribution": "normal"}
+        if random is not None and (not isinstance(random, dict) or "seed" not in random):
+            raise ValueError(f"{key}.{name}: random needs a mapping with an explicit seed")
+        if key == "inputs" and not sources and random is None:
+            raise ValueError(f"{key}.{name}: integer inputs need data")
+        specs.append(
+            TensorSpec(
+                name=str(name), shape=tuple(shape) if shape is not None else None, dtype=dtype,
+                data=body.get("data"), random=random, arange=body.get("arange"),
+            )
+        )
+    return tuple(specs)

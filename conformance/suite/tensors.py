@@ -1,0 +1,53 @@
+"""Turn tensor specs into arrays: literal data, seeded random generators, ranges.
+
+Seeded inputs are bit-identical on every run, xdist worker and machine: NumPy's PCG64 bit generator is
+specified and platform independent, values are drawn in float64 and only then cast (rounded) to the dtype.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.suite.dtypes import np_dtype
+from conformance.suite.model import TensorSpec
+
+
+class TensorError(ValueError):
+    """A tensor spec that cannot produce an array (shape/data mismatch, bad generator)."""
+
+
+def materialize(spec: TensorSpec, dtype: str) -> np.ndarray:
+    """The array a tensor spec describes, in ``dtype`` (the spec's own dtype wins when it has one)."""
+    target = np_dtype(spec.dtype or dtype)
+    if spec.array is not None:
+        return np.asarray(spec.array).astype(target, copy=False)
+    shape = tuple(spec.shape) if spec.shape is not None else None
+    if spec.data is not None:
+        values = np.asarray(spec.data, dtype=np.float64 if target.kind == "f" or target.itemsize == 2 else target)
+        if shape is None:
+            shape = values.shape
+        if values.size != int(np.prod(shape, dtype=np.int64)):
+            raise TensorError(f"tensor {spec.name!r}: {values.size} values given for shape {list(shape)}")
+        return values.reshape(shape).astype(target)
+    if shape is None:
+        raise TensorError(f"tensor {spec.name!r} has neither data nor shape")
+    if spec.random is not None:
+        return _random(spec.random, shape).astype(target)
+    if spec.arange is not None:
+        start = float(spec.arange.get("start", 0))
+        step = float(spec.arange.get("step", 1))
+        count = int(np.prod(shape, dtype=np.int64))
+        return (start + step * np.arange(count, dtype=np.float64)).reshape(shape).astype(target)
+    raise TensorError(f"tensor {spec.name!r} needs one of data, random, arange")
+
+
+def _random(params: dict, shape: tuple[int, ...]) -> np.ndarray:
+    if "seed" not in params:
+        raise TensorError("random tensors need an explicit seed (results must be reproducible)")
+    rng = np.random.Generator(np.random.PCG64(int(params["seed"])))
+    distribution = params.get("distribution", "normal")
+    if distribution == "normal":
+        return rng.normal(float(params.get("mean", 0.0)), float(params.get("std", 1.0)), size=shape)
+    if distribution == "uniform":
+        return rng.uniform(float(params.get("low", -1.0)), float(params.get("high", 1.0)), size=shape)
+    raise TensorError(f"unknown distribution {distribution!r} (normal or uniform)")
