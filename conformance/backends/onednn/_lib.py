@@ -141,7 +141,7 @@ def _wheel_candidates() -> list[Path]:
         for f in dist.files or ():
             if f.name == _SONAME:
                 found.append(Path(dist.locate_file(f)).resolve())
-    except Exception:  # noqa: BLE001 - distribution missing or unreadable: fall through to the prefix guess
+    except Exception:  # distribution missing or unreadable: fall through to the prefix guess
         pass
     for prefix in dict.fromkeys((sys.prefix, sys.exec_prefix, sys.base_prefix)):
         found.append(Path(prefix) / "lib" / _SONAME)
