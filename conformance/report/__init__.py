@@ -1,0 +1,113 @@
+"""Reports from result records: merged JSON lines, JUnit XML, a single-file HTML report and a baseline gate.
+
+Reports read records only (never cases or backends), so they run anywhere the result files can be copied to.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from conformance.records import FAILING, ResultRecord, write_records
+
+from .baseline import BaselineDiff, Transition, compare
+from .html import render_html
+from .junit import write_junit
+from .matrix import build_matrix, format_terminal_matrix
+from .merge import Duplicate, MergeResult, merge_files, merge_records
+
+__all__ = [
+    "BaselineDiff",
+    "Duplicate",
+    "MergeResult",
+    "ReportSummary",
+    "Transition",
+    "build_matrix",
+    "build_reports",
+    "compare",
+    "format_terminal_matrix",
+    "merge_files",
+    "merge_records",
+]
+
+
+@dataclass
+class ReportSummary:
+    total: int
+    counts: dict[str, int]  # status -> records
+    failing: int  # records with a FAILING status
+    backends: list[str]
+    duplicates: list[Duplicate]  # keys seen with disagreeing statuses
+    diff: BaselineDiff | None  # None without a baseline
+    html: Path
+    junit: Path
+    results: Path
+    records: list[ResultRecord] = field(default_factory=list, repr=False)
+
+    @property
+    def regressions(self) -> list[Transition]:
+        return self.diff.regressions if self.diff else []
+
+    @property
+    def exit_code(self) -> int:
+        """1 on any regression against the baseline, else 0 (failures alone are the pytest run's verdict)."""
+        return 1 if self.regressions else 0
+
+    def text(self) -> str:
+        """A few lines for the terminal after the matrix."""
+        lines = [f"{self.total} records, {self.failing} failing, backends: {', '.join(self.backends) or '-'}"]
+        if self.duplicates:
+            lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
+        if self.diff is not None:
+            c = self.diff.counts()
+            lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))
+            lines += [f"  REGRESSION {t.id}::{t.backend}: {t.old} -> {t.new}  {t.reason}" for t in self.regressions]
+        lines.append(f"HTML: {self.html}\nJUnit: {self.junit}\nmerged: {self.results}")
+        return "\n".join(lines) + "\n"
+
+
+def build_reports(
+    result_files: list[Path],
+    out_dir: Path,
+    baseline: list[Path] | None = None,
+    title: str = "",
+    generated: datetime | None = None,
+) -> ReportSummary:
+    """Merge result files, write index.html, junit.xml and results.jsonl into out_dir, diff against a baseline.
+
+    ``baseline`` files are merged the same way as the results (a baseline may be sharded too).
+    """
+    merged = merge_files(result_files)
+    records = merged.records
+    diff = compare(records, merge_files(baseline).records) if baseline else None
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    html, junit, results = out_dir / "index.html", out_dir / "junit.xml", out_dir / "results.jsonl"
+    write_records(results, records)
+    write_junit(junit, records, name=title or "conformance")
+    html.write_text(
+        render_html(
+            records,
+            title=title,
+            diff=diff,
+            duplicates=merged.duplicates,
+            sources=[str(p) for p in result_files],
+            generated=generated or datetime.now(timezone.utc),
+        ),
+        encoding="utf-8",
+    )
+    counts = Counter(r.status for r in records)
+    return ReportSummary(
+        total=len(records),
+        counts=dict(counts),
+        failing=sum(n for s, n in counts.items() if s in FAILING),
+        backends=sorted({r.backend for r in records}),
+        duplicates=merged.duplicates,
+        diff=diff,
+        html=html,
+        junit=junit,
+        results=results,
+        records=records,
+    )

@@ -1,0 +1,179 @@
+"""Inline script of the HTML report.
+
+Record data comes from the JSON island and is only ever placed with textContent / setAttribute, never innerHTML,
+so a record cannot inject markup. The results list renders one page of summaries at a time and builds a record's
+drill-down only when it is opened: 20,000 records cost one array filter, not 20,000 DOM nodes.
+"""
+
+JS = r"""
+(function(){
+'use strict';
+var T0=performance.now();
+var D=JSON.parse(document.getElementById('report-data').textContent);
+var R=D.records, PAGE=100, shown=0, hits=[];
+var HAY=R.map(function(r){return (r.id+' '+r.backend+' '+(r.reason||'')+' '+(r.expectation||'')).toLowerCase();});
+var $=function(id){return document.getElementById(id);};
+function el(tag,attrs){
+  var e=document.createElement(tag);
+  if(attrs)for(var k in attrs){if(k==='text')e.textContent=attrs[k];else e.setAttribute(k,attrs[k]);}
+  for(var i=2;i<arguments.length;i++){var c=arguments[i];if(c!=null)e.appendChild(typeof c==='string'?
+    document.createTextNode(c):c);}
+  return e;
+}
+function num(v){
+  if(v==null)return '';
+  if(typeof v!=='number')return String(v);
+  if(v===0)return '0';
+  var a=Math.abs(v);
+  if(Number.isInteger(v)&&a<1e9)return String(v);
+  return (a<1e-3||a>=1e5)?v.toExponential(3):String(+v.toPrecision(4));
+}
+function shape(s){return s==null?'—':'['+s.join(', ')+']';}
+function row(r){return r.domain+'/'+r.op+'-'+r.version;}
+function chip(s,text){return el('span',{'class':'chip s-'+s,text:text==null?s:text});}
+
+var st=$('f-status'), fb=$('f-backend'), fo=$('f-op'), fq=$('f-q');
+var want={};
+function readHash(){
+  var p=new URLSearchParams(location.hash.slice(1));
+  var s=p.get('status');
+  D.statuses.forEach(function(x){want[x]=s?s.split(',').indexOf(x)>=0:D.failing.indexOf(x)>=0;});
+  if(p.get('backend'))fb.value=p.get('backend');
+  if(p.get('op'))fo.value=p.get('op');
+  if(p.get('q'))fq.value=p.get('q');
+  return p;
+}
+function syncChips(){
+  Array.prototype.forEach.call(st.querySelectorAll('label.st'),function(l){
+    var s=l.getAttribute('data-s');l.classList.toggle('on',!!want[s]);l.querySelector('input').checked=!!want[s];});
+}
+function writeHash(){
+  var p=new URLSearchParams();
+  p.set('status',D.statuses.filter(function(s){return want[s];}).join(','));
+  if(fb.value)p.set('backend',fb.value);if(fo.value)p.set('op',fo.value);if(fq.value)p.set('q',fq.value);
+  try{history.replaceState(null,'','#'+p.toString());}catch(e){/* some file:// contexts refuse: not needed */}
+}
+function apply(){
+  var q=fq.value.trim().toLowerCase(), b=fb.value, o=fo.value, out=[];
+  for(var i=0;i<R.length;i++){
+    var r=R[i];
+    if(!want[r.status])continue;
+    if(b&&r.backend!==b)continue;
+    if(o&&row(r)!==o)continue;
+    if(q&&HAY[i].indexOf(q)<0)continue;
+    out.push(i);
+  }
+  hits=out;shown=0;$('list').textContent='';more();
+  $('count').textContent=hits.length+' of '+R.length+' records match';
+  // Matrix follows the backend/op filters so the two views never disagree.
+  Array.prototype.forEach.call(document.querySelectorAll('table.matrix tbody tr'),function(tr){
+    tr.style.display=(!o||tr.getAttribute('data-row')===o)?'':'none';});
+  Array.prototype.forEach.call(document.querySelectorAll('table.matrix [data-b]'),function(c){
+    c.style.display=(!b||c.getAttribute('data-b')===b)?'':'none';});
+}
+function more(){
+  var list=$('list'), end=Math.min(hits.length,shown+PAGE), frag=document.createDocumentFragment();
+  for(var k=shown;k<end;k++)frag.appendChild(summary(hits[k]));
+  list.appendChild(frag);shown=end;
+  var m=$('more');m.style.display=shown<hits.length?'':'none';
+  m.textContent='Show '+Math.min(PAGE,hits.length-shown)+' more ('+(hits.length-shown)+' remaining)';
+}
+function summary(i){
+  var r=R[i], d=el('details',{'class':'rec','data-i':i});
+  d.appendChild(el('summary',null,chip(r.status),el('span',{'class':'id mono',text:r.id}),
+    el('span',{'class':'muted',text:r.backend}),el('span',{'class':'why',text:r.reason||''})));
+  d.addEventListener('toggle',function(){if(d.open&&d.children.length<2)d.appendChild(body(r));});
+  return d;
+}
+function kv(pairs){
+  var dl=el('dl',{'class':'kv'});
+  pairs.forEach(function(p){if(p[1]==null||p[1]==='')return;dl.appendChild(el('dt',{text:p[0]}));
+    var dd=el('dd',{text:String(p[1])});if(p[2])dd.className='mismatch';dl.appendChild(dd);});
+  return dl;
+}
+function body(r){
+  var b=el('div',{'class':'body'});
+  if(r.reason)b.appendChild(el('pre',{'class':'reason',text:r.reason}));
+  var left=el('div',null,el('h4',{text:'Case'}),kv([['op',row(r)],['dtype',r.dtype],['layout',r.layout],
+    ['backend',r.backend+(r.backend_version?' '+r.backend_version:'')],['source',r.source],['case file',r.case_file],
+    ['attributes',r.attributes?JSON.stringify(r.attributes):''],
+    ['input shapes',r.input_shapes?r.input_shapes.map(shape).join('  '):''],['tags',(r.tags||[]).join(', ')],
+    ['expectation',r.expectation],['lowered',r.lowered],['duration',r.duration_s!=null?num(r.duration_s)+' s':'']]));
+  var sbad=JSON.stringify(r.expected_shape)!==JSON.stringify(r.actual_shape)&&r.actual_shape!=null;
+  var dbad=r.actual_dtype!=null&&r.expected_dtype!==r.actual_dtype;
+  var mm=r.mismatches!=null?r.mismatches+' / '+(r.elements!=null?r.elements:'?')+(r.elements?' ('+
+    num(100*r.mismatches/r.elements)+'%)':''):'';
+  var right=el('div',null,el('h4',{text:'Output'}),kv([['shape',shape(r.expected_shape)+' expected, '+
+    shape(r.actual_shape)+' actual',sbad],['dtype',(r.expected_dtype||'—')+' expected, '+(r.actual_dtype||'—')+
+    ' actual',dbad],['max abs err',num(r.max_abs_err)],['max rel err',num(r.max_rel_err)],['max ulp',num(r.max_ulp)],
+    ['mismatches',mm,r.mismatches>0],['unspecified',r.unspecified?r.unspecified+' elements':''],
+    ['tolerance',r.tolerance]]));
+  b.appendChild(left);b.appendChild(right);
+  if(r.worst&&r.worst.length)b.appendChild(worst(r.worst));
+  if(r.error_grid&&r.error_grid.length)b.appendChild(heat(r.error_grid));
+  if(r.repro||r.nodeid){
+    var text=r.repro||('pytest '+r.nodeid), btn=el('button',{type:'button',text:'Copy'});
+    btn.addEventListener('click',function(){copy(text,btn);});
+    b.appendChild(el('div',{'class':'repro'},el('pre',{'class':'mono',text:text}),btn));
+  }
+  return b;
+}
+function worst(w){
+  var t=el('table',{'class':'worst mono'}),h=el('tr');
+  ['index','expected','actual','|err|','allowed','|err|/allowed'].forEach(function(x){h.appendChild(el('th',{text:x}));});
+  t.appendChild(h);
+  w.forEach(function(e){
+    var ratio=(typeof e.abs_err==='number'&&typeof e.allowed==='number'&&e.allowed>0)?e.abs_err/e.allowed:null;
+    var tr=el('tr');
+    [Array.isArray(e.index)?'['+e.index.join(',')+']':e.index,num(e.expected),num(e.actual),num(e.abs_err),
+      num(e.allowed),ratio==null?'':num(ratio)].forEach(function(x){tr.appendChild(el('td',{text:String(x)}));});
+    t.appendChild(tr);
+  });
+  return el('div',null,el('h4',{text:'Worst elements'}),t);
+}
+function color(v){
+  if(typeof v!=='number'||isNaN(v))return '#6e40c9';
+  if(v<=1){var l=96-Math.round(v*40);return 'hsl(140,45%,'+l+'%)';}
+  var x=Math.min(1,Math.log10(v)/2);return 'hsl('+Math.round(40-40*x)+',85%,'+Math.round(58-18*x)+'%)';
+}
+function heat(g){
+  var NS='http://www.w3.org/2000/svg', rows=g.length, cols=Math.max.apply(null,g.map(function(r){return r.length;}));
+  var c=Math.max(4,Math.min(18,Math.floor(300/Math.max(rows,cols)))), s=document.createElementNS(NS,'svg');
+  s.setAttribute('class','heat');s.setAttribute('width',cols*c);s.setAttribute('height',rows*c);
+  g.forEach(function(line,i){line.forEach(function(v,j){
+    var n=typeof v==='number'?v:parseFloat(v), q=document.createElementNS(NS,'rect');
+    var tt=document.createElementNS(NS,'title');
+    q.setAttribute('x',j*c);q.setAttribute('y',i*c);q.setAttribute('width',c);q.setAttribute('height',c);
+    q.setAttribute('fill',color(n));tt.textContent='['+i+','+j+'] |err|/allowed = '+num(v);q.appendChild(tt);
+    s.appendChild(q);});});
+  return el('div',null,el('h4',{text:'Error heatmap ('+rows+'×'+cols+')'}),s,el('div',{'class':'legend',
+    text:'|error| / allowed per element: pale green = exact, dark green = within tolerance, orange→red = over '+
+    '(red at 100×), purple = NaN'}));
+}
+function copy(text,btn){
+  function done(){btn.textContent='Copied';setTimeout(function(){btn.textContent='Copy';},1200);}
+  function fallback(){var t=el('textarea');t.value=text;document.body.appendChild(t);t.select();
+    try{document.execCommand('copy');done();}catch(e){btn.textContent='Select & copy manually';}t.remove();}
+  if(navigator.clipboard&&navigator.clipboard.writeText)navigator.clipboard.writeText(text).then(done,fallback);
+  else fallback();
+}
+Array.prototype.forEach.call(st.querySelectorAll('input'),function(i){i.addEventListener('change',function(){
+  want[i.value]=i.checked;syncChips();writeHash();apply();});});
+[fb,fo].forEach(function(x){x.addEventListener('change',function(){writeHash();apply();});});
+fq.addEventListener('input',function(){writeHash();apply();});
+$('more').addEventListener('click',more);
+Array.prototype.forEach.call(document.querySelectorAll('a[data-op]'),function(a){a.addEventListener('click',
+  function(){fo.value=a.getAttribute('data-op');writeHash();apply();});});
+var P=readHash();syncChips();apply();
+document.body.setAttribute('data-ready','1');
+var T1=performance.now();
+if(P.get('bench')){
+  // Benchmark hook: time one filter pass and one page render, written into the DOM for --dump-dom to read.
+  var q=P.get('bench_q')||'fail', t2=performance.now();
+  D.statuses.forEach(function(x){want[x]=true;});fq.value=q;apply();
+  var t3=performance.now();
+  $('bench').textContent=JSON.stringify({parse_and_init_ms:T1-T0,since_navigation_ms:T1,filter_ms:t3-t2,
+    matches:hits.length,records:R.length});
+}
+})();
+"""

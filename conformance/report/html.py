@@ -1,0 +1,291 @@
+"""The single-file HTML report: inline CSS and JS, no external URL, works offline from file://.
+
+Static parts (header, matrix, errata, baseline, duplicates) are rendered here with every record string passed
+through html.escape. The results list is rendered in the browser from a JSON island, page by page.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from datetime import datetime, timezone
+from html import escape
+
+from conformance.records import FAILING, STATUSES, ResultRecord
+
+from .assets_css import CSS
+from .assets_js import JS
+from .baseline import BaselineDiff, Transition
+from .matrix import Cell, Matrix, build_matrix
+from .merge import Duplicate
+
+#: Tables of the static sections stop here: a 20,000-row list belongs in the filterable results list.
+LIST_LIMIT = 500
+#: A heatmap wider than this is max-pooled down: it is a picture of where errors are, not the data.
+GRID_LIMIT = 64
+_EMPTY = (None, "", [], {})
+
+
+def embed_json(data: object) -> str:
+    """JSON safe inside <script type="application/json">: no '<' can ever close the tag or open a comment."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def _pool(grid: list[list[float]]) -> list[list[float]]:
+    rows, cols = len(grid), max((len(r) for r in grid), default=0)
+    step = max(1, -(-max(rows, cols) // GRID_LIMIT))
+    if step == 1:
+        return grid
+
+    def val(v: object) -> float:
+        try:
+            return float(v)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return float("nan")
+
+    return [
+        [max(val(v) for r in grid[i : i + step] for v in r[j : j + step]) for j in range(0, cols, step)]
+        for i in range(0, rows, step)
+    ]
+
+
+def compact(record: ResultRecord) -> dict[str, object]:
+    """The record as embedded: empty fields dropped (20,000 records must stay a few MB)."""
+    data = {k: v for k, v in asdict(record).items() if v not in _EMPTY and not (k == "unspecified" and v == 0)}
+    if record.error_grid:
+        data["error_grid"] = _pool(record.error_grid)
+    return _finite(data)  # type: ignore[return-value]
+
+
+def _finite(value: object) -> object:
+    """JSON has no NaN/inf (JSON.parse rejects them): carry them as strings, as records.py does on disk."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
+
+
+def _chips(counts: dict[str, int], skip_pass: bool = True) -> str:
+    return "".join(
+        f'<span class="chip s-{s}" title="{s}">{s} {counts[s]}</span>'
+        for s in STATUSES
+        if counts.get(s) and not (skip_pass and s == "pass")
+    )
+
+
+def _bar(cell: Cell) -> str:
+    total = cell.total or 1
+    parts = "".join(
+        f'<i class="s-{s}" style="width:{100 * cell.counts[s] / total:.2f}%"></i>' for s in STATUSES if cell.counts[s]
+    )
+    return f'<div class="bar">{parts}</div>'
+
+
+def _cell_html(cell: Cell | None, backend: str, tag: str = "td") -> str:
+    b = escape(backend)
+    if cell is None:
+        return f'<{tag} class="cell none" data-b="{b}">not run</{tag}>'
+    kind = "all" if cell.passed == cell.total else ("bad" if cell.failing else "")
+    dtypes = "".join(
+        f"<tr><td class=mono>{escape(d)}</td><td>{c['pass']}/{sum(c.values())}</td><td>{_chips(c)}</td></tr>"
+        for d, c in sorted(cell.by_dtype.items())
+    )
+    return (
+        f'<{tag} class="cell {kind}" data-b="{b}"><details><summary><span class="frac">{cell.passed}/{cell.total}'
+        f'</span><span class="rate">{_pct(cell.pass_rate)}</span>{_bar(cell)}<span class="chips">'
+        f'{_chips(cell.counts)}</span></summary><table class="dt">{dtypes}</table></details></{tag}>'
+    )
+
+
+def _matrix_html(m: Matrix) -> str:
+    head = "".join(f'<th data-b="{escape(b)}">{escape(b)}</th>' for b in m.backends)
+    body = []
+    for row in m.rows:
+        domain, _, name = row.partition("/")
+        cells = "".join(_cell_html(m.cell(row, b), b) for b in m.backends)
+        body.append(
+            f'<tr data-row="{escape(row)}"><th class="row"><a href="#results" data-op="{escape(row)}" '
+            f'title="show these records below"><span class="dom">{escape(domain)}/</span>{escape(name)}</a></th>'
+            f"{cells}</tr>"
+        )
+    foot = "".join(_cell_html(m.totals[b], b) for b in m.backends)
+    return (
+        f'<div class="grid"><table class="matrix"><thead><tr><th>op-version</th>{head}</tr></thead>'
+        f'<tbody>{"".join(body)}</tbody><tfoot><tr><th class="row">all ops</th>{foot}</tr></tfoot></table></div>'
+        '<div class="legend">Each cell: pass/total, pass rate = pass / (total − unsupported − erratum), a bar of '
+        "status shares and non-pass counts; click a cell for its per-dtype breakdown, an op name to list its "
+        "records.</div>"
+    )
+
+
+def _more(n: int) -> str:
+    return f'<p class="muted">… and {n - LIST_LIMIT} more (see the results list below).</p>' if n > LIST_LIMIT else ""
+
+
+def _errata_html(records: Sequence[ResultRecord]) -> str:
+    by_id: dict[str, tuple[str, list[str]]] = {}
+    for r in records:
+        if r.status == "erratum":
+            by_id.setdefault(r.id, (r.reason, []))[1].append(r.backend)
+    if not by_id:
+        return '<p class="muted">No spec errata recorded.</p>'
+    rows = "".join(
+        f"<tr><td class=mono>{escape(i)}</td><td>{escape(', '.join(b))}</td><td>{escape(reason)}</td></tr>"
+        for i, (reason, b) in list(sorted(by_id.items()))[:LIST_LIMIT]
+    )
+    return (
+        '<p class="muted">Cases where the specification contradicts itself or the reference (e.g. an IR '
+        "snippet's output dims vs. the shape formula). They are not counted against any backend.</p>"
+        f'<table class="list"><tr><th>case</th><th>backends</th><th>erratum</th></tr>{rows}</table>' + _more(len(by_id))
+    )
+
+
+def _transitions(title: str, items: list[Transition], open_: bool = False) -> str:
+    if not items:
+        return ""
+    rows = "".join(
+        f"<tr><td class=mono>{escape(t.id)}</td><td>{escape(t.backend)}</td><td>"
+        f"{_status(t.old)} → {_status(t.new)}</td><td>{escape(t.reason)}</td></tr>"
+        for t in items[:LIST_LIMIT]
+    )
+    return (
+        f"<details{' open' if open_ else ''}><summary><b>{title}</b> ({len(items)})</summary>"
+        f'<table class="list"><tr><th>case</th><th>backend</th><th>status</th><th>reason</th></tr>{rows}</table>'
+        f"{_more(len(items))}</details>"
+    )
+
+
+def _status(s: str | None) -> str:
+    return '<span class="muted">absent</span>' if s is None else f'<span class="chip s-{escape(s)}">{escape(s)}</span>'
+
+
+def _baseline_html(diff: BaselineDiff) -> str:
+    c = diff.counts()
+    verdict = (
+        f'<p class="mismatch">{c["regressions"]} regression(s): the gate fails (exit code 1).</p>'
+        if diff.regressions
+        else '<p style="color:var(--pass);font-weight:600">No regressions against the baseline.</p>'
+    )
+    figures = ", ".join(f"{v} {k}" for k, v in c.items())
+    return (
+        verdict
+        + f'<p class="muted">{figures}.</p>'
+        + _transitions("Regressions", diff.regressions, True)
+        + _transitions("Fixes", diff.fixes)
+        + _transitions("Other status changes", diff.changes)
+        + _transitions("New records that fail", diff.new_failing, True)
+        + _transitions("New records", diff.new)
+        + _transitions("Removed records", diff.removed)
+    )
+
+
+def _duplicates_html(dups: list[Duplicate]) -> str:
+    rows = "".join(
+        f"<tr><td class=mono>{escape(d.key[0])}</td><td>{escape(d.key[1])}</td><td>"
+        f"{' '.join(_status(s) for s in d.statuses)}</td><td>{_status(d.kept)}</td>"
+        f"<td class=mono>{escape(', '.join(d.sources))}</td></tr>"
+        for d in dups[:LIST_LIMIT]
+    )
+    return (
+        '<p class="muted">The same (case, backend) appeared in several result files with different statuses: '
+        "likely flaky. The most severe status is kept.</p>"
+        '<table class="list"><tr><th>case</th><th>backend</th><th>seen</th><th>kept</th><th>files</th></tr>'
+        f"{rows}</table>{_more(len(dups))}"
+    )
+
+
+def _filters(m: Matrix, counts: dict[str, int]) -> str:
+    chips = "".join(
+        f'<label class="st" data-s="{s}"><input type="checkbox" value="{s}"><span class="chip s-{s}">{s} '
+        f"{counts.get(s, 0)}</span></label>"
+        for s in STATUSES
+    )
+    backends = "".join(f'<option value="{escape(b)}">{escape(b)}</option>' for b in m.backends)
+    ops = "".join(f'<option value="{escape(r)}">{escape(r)}</option>' for r in m.rows)
+    return (
+        f'<div class="filters"><span id="f-status" class="chips">{chips}</span>'
+        f'<select id="f-backend"><option value="">all backends</option>{backends}</select>'
+        f'<select id="f-op"><option value="">all ops</option>{ops}</select>'
+        '<input id="f-q" type="search" placeholder="search ids and reasons…"></div>'
+    )
+
+
+def render_html(
+    records: Sequence[ResultRecord],
+    title: str = "",
+    diff: BaselineDiff | None = None,
+    duplicates: Iterable[Duplicate] = (),
+    sources: Sequence[str] = (),
+    generated: datetime | None = None,
+) -> str:
+    title = title or "Operator conformance report"
+    when = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
+    m = build_matrix(records)
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    failing = sum(n for s, n in counts.items() if s in FAILING)
+    big = [
+        ("records", len(records), ""),
+        ("pass", counts.get("pass", 0), "good"),
+        ("failing", failing, "bad" if failing else "good"),
+        ("backends", len(m.backends), ""),
+        ("op versions", len(m.rows), ""),
+    ]
+    if diff is not None:
+        big.append(("regressions", len(diff.regressions), "bad" if diff.regressions else "good"))
+    totals = "".join(f'<div class="big {k}"><b>{v}</b><span>{escape(n)}</span></div>' for n, v, k in big)
+    src = f" · from {len(sources)} result file(s)" if sources else ""
+    dups = list(duplicates)
+    nav = ['<a href="#matrix">Matrix</a>', '<a href="#errata">Spec errata</a>']
+    parts = [
+        f'<section id="matrix"><h2>Conformance matrix <small>op-version × backend</small></h2>{_matrix_html(m)}'
+        "</section>",
+        f'<section id="errata"><h2>Spec errata <small>{counts.get("erratum", 0)} records</small></h2>'
+        f"{_errata_html(records)}</section>",
+    ]
+    if diff is not None:
+        nav.append('<a href="#baseline">Baseline</a>')
+        parts.append(f'<section id="baseline"><h2>Baseline comparison</h2>{_baseline_html(diff)}</section>')
+    if dups:
+        nav.append('<a href="#duplicates">Duplicates</a>')
+        parts.append(
+            f'<section id="duplicates"><h2>Disagreeing duplicates <small>{len(dups)}</small></h2>'
+            f"{_duplicates_html(dups)}</section>"
+        )
+    nav.append('<a href="#results">Results</a>')
+    parts.append(
+        '<section id="results"><h2>Results <small>failing statuses shown by default; open a record for its '
+        f'details and repro command</small></h2>{_filters(m, counts)}<div id="count"></div><div id="list"></div>'
+        '<button id="more" class="more" type="button">Show more</button></section>'
+    )
+    data = {"statuses": list(STATUSES), "failing": sorted(FAILING), "records": [compact(r) for r in records]}
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        # No external resource may load: the CSP makes that a guarantee rather than a convention.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+        "script-src 'unsafe-inline'; img-src data:\">"
+        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
+        f'<header><h1>{escape(title)}</h1><div class="meta">Generated {when}{src}</div>'
+        f'<div class="totals">{totals}</div></header><nav>{"".join(nav)}</nav><main>{"".join(parts)}</main>'
+        '<pre id="bench" hidden></pre>'
+        f'<script type="application/json" id="report-data">{embed_json(data)}</script>'
+        f"<script>{JS}</script></body></html>\n"
+    )
