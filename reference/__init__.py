@@ -1,1 +1,115 @@
-"""NumPy reference kernels for the pooling specs (our oracle). No dependency on ``conformance``."""
+"""NumPy reference kernels for the pooling specs (our oracle). No dependency on ``conformance``.
+
+Pure functions: arrays and attributes in, arrays out.  One module per op version family; each module
+exposes ``VERSIONS`` (since-versions), ``supported_dtypes``, ``output_shapes``, ``window_elements``
+and ``evaluate`` taking the since-version first.  See docs/spec-notes.md for every semantic choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from . import (
+    onednn_avgpool,
+    onnx_averagepool,
+    onnx_globalaveragepool,
+    openvino_adaptive_avgpool,
+    openvino_avgpool,
+)
+from ._errors import SpecViolation, UnknownOp
+
+__all__ = [
+    "Result",
+    "SpecViolation",
+    "UnknownOp",
+    "evaluate",
+    "known_ops",
+    "output_shapes",
+    "resolve",
+    "supported_dtypes",
+    "window_elements",
+]
+
+_FAMILIES: dict[tuple[str, str], ModuleType] = {
+    ("ai.onnx", "AveragePool"): onnx_averagepool,
+    ("ai.onnx", "GlobalAveragePool"): onnx_globalaveragepool,
+    ("openvino", "AvgPool"): openvino_avgpool,
+    ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avgpool,
+    ("onednn", "AvgPool"): onednn_avgpool,
+}
+# The ONNX default domain is also spelled "" in models.
+_DOMAIN_ALIASES = {"": "ai.onnx"}
+
+
+@dataclass(frozen=True)
+class Result:
+    """outputs: one array per op output, dtype of inputs[0].
+    unspecified: per output, a bool mask (True where the spec leaves the value undefined; the value
+    there is NaN) or None when every element is specified."""
+
+    outputs: list[np.ndarray]
+    unspecified: list[np.ndarray | None]
+
+
+def _family(domain: str, op: str) -> ModuleType:
+    key = (_DOMAIN_ALIASES.get(domain, domain), op)
+    if key not in _FAMILIES:
+        raise UnknownOp(f"no reference for {domain}::{op}")
+    return _FAMILIES[key]
+
+
+def known_ops() -> list[tuple[str, str, int]]:
+    """(domain, op, since_version) of every registered implementation."""
+    return [(d, o, v) for (d, o), mod in _FAMILIES.items() for v in mod.VERSIONS]
+
+
+def resolve(domain: str, op: str, version: int) -> int:
+    """The since-version implementing `version` (e.g. ONNX opset 12 -> 11, 21 -> 19, 23 -> 22)."""
+    mod = _family(domain, op)
+    if isinstance(version, bool) or not isinstance(version, int | np.integer):
+        raise UnknownOp(f"{domain}::{op}: version must be an int, got {version!r}")
+    candidates = [v for v in mod.VERSIONS if v <= version]
+    if not candidates:
+        raise UnknownOp(f"{domain}::{op} version {version} predates the first version {min(mod.VERSIONS)}")
+    return max(candidates)
+
+
+def supported_dtypes(domain: str, op: str, version: int) -> tuple[str, ...]:
+    """The spec's type constraint for this version, as dtype names."""
+    return _family(domain, op).supported_dtypes(resolve(domain, op, version))
+
+
+def output_shapes(
+    domain: str,
+    op: str,
+    version: int,
+    input_shapes: list[tuple[int, ...]],
+    attributes: dict[str, Any],
+    input_values: dict[int, np.ndarray] | None = None,
+) -> list[tuple[int, ...]]:
+    """Shape inference alone (AdaptiveAvgPool needs input_values[1] = output_size)."""
+    shapes = [tuple(int(d) for d in s) for s in input_shapes]
+    return _family(domain, op).output_shapes(resolve(domain, op, version), shapes, dict(attributes), input_values)
+
+
+def window_elements(
+    domain: str,
+    op: str,
+    version: int,
+    input_shapes: list[tuple[int, ...]],
+    attributes: dict[str, Any],
+    input_values: dict[int, np.ndarray] | None = None,
+) -> int:
+    """The largest number of input elements a single output averages (for error bounds)."""
+    shapes = [tuple(int(d) for d in s) for s in input_shapes]
+    return _family(domain, op).window_elements(resolve(domain, op, version), shapes, dict(attributes), input_values)
+
+
+def evaluate(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Result:
+    """Compute the op's outputs (float64 accumulation, one rounding to the input dtype)."""
+    outputs, unspecified = _family(domain, op).evaluate(resolve(domain, op, version), list(inputs), dict(attributes))
+    return Result(outputs=outputs, unspecified=unspecified)

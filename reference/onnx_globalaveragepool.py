@@ -1,0 +1,61 @@
+"""ONNX GlobalAveragePool, since versions 1 and 22 (22 adds bfloat16; semantics unchanged).
+
+"Equivalent to AveragePool with kernel size equal to the spatial dimension of input tensor":
+one window per channel covering every spatial element, no padding.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
+from ._windows import to_dtype
+
+OP = "GlobalAveragePool"
+VERSIONS = (1, 22)
+
+
+def supported_dtypes(since: int) -> tuple[str, ...]:
+    base = ("float16", "float32", "float64")
+    return ("bfloat16", *base) if since >= 22 else base
+
+
+def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> None:
+    check_unknown_attributes(attributes, [], f"{OP}-{since}")
+    check_rank(shape, 3, None)
+
+
+def output_shapes(
+    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
+) -> list[tuple[int, ...]]:
+    shape = tuple(input_shapes[0])
+    _check(since, shape, attributes)
+    return [(*shape[:2], *([1] * (len(shape) - 2)))]
+
+
+def window_elements(
+    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
+) -> int:
+    shape = tuple(input_shapes[0])
+    _check(since, shape, attributes)
+    return math.prod(shape[2:])
+
+
+def evaluate(
+    since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    if len(inputs) != 1:
+        raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(inputs)}")
+    x = inputs[0]
+    check_float_input(x)
+    _check(since, x.shape, attributes)
+    spatial = tuple(range(2, x.ndim))
+    count = math.prod(x.shape[2:])
+    acc = x.astype(np.float64).sum(axis=spatial, keepdims=True)
+    if count == 0:  # an empty spatial extent has no average
+        acc[...] = np.nan
+        return [acc.astype(x.dtype)], [np.ones(acc.shape, dtype=bool)]
+    return [to_dtype(acc / count, x.dtype)], [None]

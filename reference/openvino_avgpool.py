@@ -1,0 +1,96 @@
+"""OpenVINO AvgPool-1, AvgPool-14 and AvgPool-16 (domain openvino).
+
+  1  kernel, strides, pads_begin, pads_end, exclude-pad (required), rounding_type floor|ceil, auto_pad.
+  14 + rounding_type "ceil_torch": ceil rounding, but a last window that would start in the right
+     padding is dropped (PyTorch's rule).
+  16 + dilations.
+Choices (docs/spec-notes.md): the output-shape formula follows the intended floor/ceil((in + pads -
+kernel) / stride) + 1, not the published one (erratum); exclude-pad=false counts input and
+pads_begin/pads_end elements but not the ceil overhang; windows with nothing to count are unspecified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._errors import (
+    SpecViolation,
+    bool_attr,
+    check_float_input,
+    check_rank,
+    check_unknown_attributes,
+    enum_attr,
+    int_list,
+)
+from ._windows import Axis, Divisor, make_axes, max_window_elements, pool_average
+
+OP = "AvgPool"
+VERSIONS = (1, 14, 16)
+AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
+REQUIRED = ("kernel", "strides", "pads_begin", "pads_end", "exclude-pad")
+
+
+def supported_dtypes(since: int) -> tuple[str, ...]:
+    # The spec has no type section ("T: floating-point" by convention); OpenVINO's CPU plugin runs these.
+    return ("float16", "float32", "float64", "bfloat16")
+
+
+def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:
+    op = f"{OP}-{since}"
+    allowed = [*REQUIRED, "rounding_type", "auto_pad"] + (["dilations"] if since >= 16 else [])
+    check_unknown_attributes(attributes, allowed, op)
+    missing = [a for a in REQUIRED if a not in attributes]
+    if missing:
+        raise SpecViolation(f"{op}: required attribute(s) {missing} missing")
+    check_rank(shape, 3, 5)
+    n = len(shape) - 2
+    kernel = int_list(attributes["kernel"], "kernel", n, 1)
+    # The spec says strides "starting from 0"; a zero stride has no meaning (no output extent).
+    strides = int_list(attributes["strides"], "strides", n, 1)
+    auto_pad = enum_attr(attributes.get("auto_pad", "explicit"), "auto_pad", AUTO_PAD)
+    # pads_begin/pads_end are required even when auto_pad makes them irrelevant; still validated.
+    pads_begin = int_list(attributes["pads_begin"], "pads_begin", n, 0)
+    pads_end = int_list(attributes["pads_end"], "pads_end", n, 0)
+    exclude = bool_attr(attributes["exclude-pad"], "exclude-pad")
+    roundings = ("floor", "ceil", "ceil_torch") if since >= 14 else ("floor", "ceil")
+    rounding = enum_attr(attributes.get("rounding_type", "floor"), "rounding_type", roundings)
+    dilations = int_list(attributes.get("dilations", [1] * n), "dilations", n, 1)
+    axes = make_axes(
+        shape[2:], kernel, strides, dilations, pads_begin, pads_end, auto_pad,
+        ceil=rounding != "floor", torch_ceil=rounding == "ceil_torch",
+    )
+    for i, a in enumerate(axes):
+        if a.out < 1:
+            raise SpecViolation(
+                f"{op}: spatial axis {i} of size {a.size} with pads ({a.pad_begin}, {a.pad_end}) is smaller than "
+                f"the kernel extent {a.extent}: the output would be empty"
+            )
+    return axes, Divisor.INPUT if exclude else Divisor.PADDED
+
+
+def output_shapes(
+    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
+) -> list[tuple[int, ...]]:
+    axes, _ = _geometry(since, input_shapes[0], attributes)
+    return [(*input_shapes[0][:2], *(a.out for a in axes))]
+
+
+def window_elements(
+    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
+) -> int:
+    axes, _ = _geometry(since, input_shapes[0], attributes)
+    return max_window_elements(axes)
+
+
+def evaluate(
+    since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    if len(inputs) != 1:
+        raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(inputs)}")
+    check_float_input(inputs[0])
+    axes, divisor = _geometry(since, inputs[0].shape, attributes)
+    y, mask = pool_average(inputs[0], axes, divisor)
+    return [y], [mask]
