@@ -1,0 +1,69 @@
+"""Find backends: the ``conformance.backends`` entry-point group (built-ins are registered the same way a
+vendor's plugin is) and ``onnx-backend:MODULE`` for any module implementing ``onnx.backend.base.Backend``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import metadata
+
+from conformance.backends.base import Backend
+
+GROUP = "conformance.backends"
+
+
+@dataclass(frozen=True)
+class Available:
+    name: str
+    target: str  # "module:attr" of the entry point
+    error: str = ""  # why it cannot be loaded (library not installed, ...); empty when installed
+
+
+class BackendNotFound(LookupError):
+    pass
+
+
+def entry_points() -> dict[str, metadata.EntryPoint]:
+    return {ep.name: ep for ep in metadata.entry_points(group=GROUP)}
+
+
+def available() -> list[Available]:
+    """Every registered backend, with the reason it is unusable when its runtime is missing."""
+    found = []
+    for name, ep in sorted(entry_points().items()):
+        try:
+            ep.load()()
+            found.append(Available(name, ep.value))
+        except Exception as exc:  # a vendor plugin may fail in any way: report it, never crash
+            found.append(Available(name, ep.value, f"{type(exc).__name__}: {exc}"))
+    return found
+
+
+def installed_names() -> list[str]:
+    return [a.name for a in available() if not a.error]
+
+
+def parse_selection(values: list[str]) -> list[str]:
+    """``--backend`` values: repeatable, comma lists, ``all`` (every installed backend)."""
+    names: list[str] = []
+    for value in values:
+        for part in (p.strip() for p in value.split(",")):
+            if not part:
+                continue
+            expanded = installed_names() if part == "all" else [part]
+            names.extend(n for n in expanded if n not in names)
+    return names
+
+
+def create(spec: str) -> Backend:
+    """``NAME`` or ``NAME:ARG`` (e.g. ``onnxruntime:CUDAExecutionProvider``, ``onnx-backend:my_module``)."""
+    name, _, arg = spec.partition(":")
+    if name == "onnx-backend":
+        from conformance.backends.onnx_backend_adapter import OnnxBackendAdapter
+
+        return OnnxBackendAdapter(arg)
+    eps = entry_points()
+    if name not in eps:
+        known = ", ".join(sorted(eps)) or "none"
+        raise BackendNotFound(f"no backend named {name!r} (installed entry points: {known})")
+    factory = eps[name].load()
+    return factory(arg) if arg else factory()

@@ -1,0 +1,85 @@
+"""What a case instance should produce: the reference's outputs (our oracle), computed once per instance.
+
+The magnitude (the same op applied to |x| in float64) feeds the error bound; the unspecified masks say where the
+spec leaves the value undefined.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import reference
+from conformance.suite.expand import expected_of, inputs_of
+from conformance.suite.model import CaseInstance
+
+_CACHE: OrderedDict[str, Oracle] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+@dataclass
+class Oracle:
+    instance: CaseInstance
+    inputs: list[np.ndarray]
+    outputs: list[np.ndarray] | None = None  # None when the reference rejects the case or does not know the op
+    unspecified: list[np.ndarray | None] = field(default_factory=list)
+    rejection: str = ""  # the reference's SpecViolation message
+    unknown: str = ""  # the reference does not implement this op/version
+    _magnitude: list[np.ndarray] | None = None
+
+    @property
+    def literal(self) -> list[np.ndarray | None]:
+        return expected_of(self.instance)
+
+    def expected(self) -> list[np.ndarray] | None:
+        """Reference outputs, else the case's literal outputs when the reference does not know the op."""
+        if self.outputs is not None:
+            return self.outputs
+        literal = self.literal
+        if self.unknown and literal and all(v is not None for v in literal):
+            return literal  # type: ignore[return-value]
+        return None
+
+    def magnitude(self) -> list[np.ndarray] | None:
+        if self.outputs is None:
+            return None
+        if self._magnitude is None:
+            inst = self.instance
+            # integer inputs (AdaptiveAvgPool's output_size) are parameters, not terms of the average
+            abs_inputs = [x if x.dtype.kind in "iub" else np.abs(x.astype(np.float64)) for x in self.inputs]
+            result = reference.evaluate(inst.domain, inst.op, inst.version, abs_inputs, inst.attributes)
+            self._magnitude = result.outputs
+        return self._magnitude
+
+    def window(self) -> int:
+        inst = self.instance
+        values = {i: x for i, x in enumerate(self.inputs) if x.dtype.kind in "iu"}
+        try:
+            return reference.window_elements(
+                inst.domain, inst.op, inst.version, [x.shape for x in self.inputs], inst.attributes, values
+            )
+        except (LookupError, ValueError):
+            return 1
+
+
+def oracle_for(instance: CaseInstance) -> Oracle:
+    cached = _CACHE.get(instance.id)
+    if cached is not None and cached.instance is instance:
+        _CACHE.move_to_end(instance.id)
+        return cached
+    oracle = Oracle(instance, inputs_of(instance))
+    try:
+        result = reference.evaluate(
+            instance.domain, instance.op, instance.version, oracle.inputs, instance.attributes
+        )
+        oracle.outputs, oracle.unspecified = list(result.outputs), list(result.unspecified)
+    except reference.UnknownOp as exc:
+        oracle.unknown = str(exc)
+    except reference.SpecViolation as exc:
+        oracle.rejection = str(exc)
+    _CACHE[instance.id] = oracle
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return oracle

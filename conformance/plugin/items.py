@@ -1,0 +1,140 @@
+"""The collection tree: a case file, its case instances, and one item per backend."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from conformance.plugin.state import state_key
+from conformance.records import FAILING, ResultRecord
+
+
+class CaseFileError(Exception):
+    """Raised from collection with a message that already names file, line and case id."""
+
+
+class CaseFile(pytest.File):
+    def collect(self) -> Iterator[pytest.Collector]:
+        from conformance.suite.expand import expand
+        from conformance.suite.loader import CaseFileError as LoaderError
+        from conformance.suite.loader import load_file
+        from conformance.suite.sources import imported_cases
+
+        display = self.config.cwd_relative_nodeid(self.nodeid) if hasattr(self.config, "cwd_relative_nodeid") else None
+        try:
+            loaded = load_file(self.path, display=display or str(self.path))
+            cases = loaded.cases + imported_cases(loaded)
+        except LoaderError as exc:
+            raise CaseFileError(str(exc)) from None
+        for error in loaded.errors:
+            yield BrokenCase.from_parent(self, name=error.case_id or f"line-{error.line}", error=str(error))
+        for case in cases:
+            for instance in expand(case):
+                yield InstanceNode.from_parent(self, name=instance.id, instance=instance)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+        if isinstance(excinfo.value, CaseFileError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+
+class BrokenCase(pytest.Collector):
+    """A case that does not validate: one collection error naming file, line and case id."""
+
+    def __init__(self, *, error: str, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    def collect(self) -> list:
+        raise CaseFileError(self.error)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+        return str(excinfo.value)
+
+
+class InstanceNode(pytest.Collector):
+    def __init__(self, *, instance, **kwargs):
+        super().__init__(**kwargs)
+        self.instance = instance
+
+    def collect(self) -> list[pytest.Item]:
+        state = self.config.stash[state_key]
+        items = [CaseItem.from_parent(self, name=b.name, backend=b) for b in state.backends]
+        inst = self.instance
+        has_claims = inst.expect_error or inst.case.spec_example is not None or any(
+            t.data is not None or t.array is not None for t in inst.outputs
+        )
+        if state.with_reference and has_claims:
+            items.insert(0, CaseItem.from_parent(self, name="reference", backend=None))
+        return items
+
+
+class CaseFailed(Exception):
+    def __init__(self, record: ResultRecord):
+        super().__init__(record.reason)
+        self.record = record
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, backend, **kwargs):
+        super().__init__(**kwargs)
+        self.backend = backend
+        self.record: ResultRecord | None = None
+        self.instance = self.parent.instance
+        self.add_marker(pytest.mark.conformance)
+
+    def runtest(self) -> None:
+        from conformance import runner
+
+        record = runner.run_reference(self.instance) if self.backend is None else runner.run_backend(
+            self.instance, self.backend
+        )
+        record.nodeid = self.nodeid
+        record.repro = repro_command(self, record)
+        self.record = record
+        for key in ("status", "backend_version", "max_abs_err", "max_rel_err", "max_ulp", "mismatches", "elements",
+                    "tolerance", "duration_s"):
+            value = getattr(record, key)
+            if value is not None and value != "":
+                self.user_properties.append((key, value))
+        if record.status in FAILING:
+            raise CaseFailed(record)
+        if record.status == "unsupported":
+            pytest.skip(f"unsupported: {record.reason}")
+        if record.status in ("xfail", "erratum"):
+            pytest.xfail(f"{record.status}: {record.reason}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+        if isinstance(excinfo.value, CaseFailed):
+            return failure_text(excinfo.value.record)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, self.instance.case.line or None, f"{self.instance.id}::{self.name}"
+
+
+def repro_command(item: CaseItem, record: ResultRecord) -> str:
+    backend = "" if item.backend is None else f" --backend={item.backend.name}"
+    return f"pytest '{item.nodeid}'{backend} -p no:randomly"
+
+
+def failure_text(record: ResultRecord) -> str:
+    lines = [f"{record.item_id}: {record.status.upper()}: {record.reason.splitlines()[0] if record.reason else ''}"]
+    lines.append(f"  case: {record.case_file}  source: {record.source}  attributes: {json.dumps(record.attributes)}")
+    lines.append(f"  input shapes: {record.input_shapes}  dtype: {record.dtype}")
+    if record.expected_shape is not None:
+        lines.append(f"  expected shape {record.expected_shape} {record.expected_dtype}, "
+                     f"actual {record.actual_shape} {record.actual_dtype}")
+    if record.mismatches:
+        lines.append(f"  mismatches: {record.mismatches}/{record.elements}  max abs err {record.max_abs_err:.6g}  "
+                     f"max rel err {record.max_rel_err:.6g}  max ulp {record.max_ulp:.6g}")
+        lines.append(f"  tolerance: {record.tolerance}")
+        for w in record.worst:
+            lines.append(f"  at {w['index']}: expected {w['expected']:.9g} actual {w['actual']:.9g} "
+                         f"|err| {w['abs_err']:.3g} allowed {w['allowed']:.3g}")
+    if record.reason and "\n" in record.reason:
+        lines.append("  " + record.reason.replace("\n", "\n  "))
+    lines.append(f"  reproduce: {record.repro}")
+    return "\n".join(lines)

@@ -1,0 +1,24 @@
+"""Command-line options of the conformance plugin."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "operator conformance suite")
+    group.addoption(
+        "--backend", action="append", default=[], metavar="NAME",
+        help="run the cases on backend NAME (repeatable, comma lists; 'all' = every installed backend; "
+        "NAME:ARG passes an argument, e.g. onnxruntime:CUDAExecutionProvider, onnx-backend:MODULE)",
+    )
+    group.addoption(
+        "--cases", action="append", default=[], metavar="DIR",
+        help="extra case folder or file (repeatable); the repository's cases/ is always included",
+    )
+    group.addoption("--no-default-cases", action="store_true", help="do not include the repository's cases/")
+    group.addoption(
+        "--results", default=None, metavar="FILE",
+        help="write result records (JSON lines) here; default reports/results.jsonl when cases ran",
+    )
+    group.addoption("--no-reference", action="store_true", help="skip the 'reference' column items")

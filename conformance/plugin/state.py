@@ -1,0 +1,57 @@
+"""Per-session state of the plugin: selected backends, case folders, collected result records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from conformance.backends.base import Backend
+from conformance.records import ResultRecord
+
+state_key = pytest.StashKey["State"]()
+REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+def default_case_dirs(config: pytest.Config) -> list[Path]:
+    here = Path(config.rootpath) / "cases"
+    for candidate in (here, REPO_CASES):
+        if candidate.is_dir():
+            return [candidate.resolve()]
+    return []
+
+
+@dataclass
+class State:
+    config: pytest.Config
+    backend_specs: list[str]
+    case_dirs: list[Path]
+    explicit_files: set[Path] = field(default_factory=set)
+    backends: list[Backend] = field(default_factory=list)
+    records: list[ResultRecord] = field(default_factory=list)
+
+    @classmethod
+    def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
+        from conformance.backends import registry
+
+        specs = registry.parse_selection(backend_values)
+        backends = []
+        for spec in specs:
+            try:
+                backends.append(registry.create(spec))
+            except Exception as exc:
+                raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
+        paths = [a.split("::")[0] for a in config.args]
+        explicit = {Path(p).resolve() for p in paths if p.endswith((".yaml", ".yml"))}
+        return cls(config, specs, dirs, explicit, backends)
+
+    def is_case_file(self, path: Path) -> bool:
+        path = path.resolve()
+        if path in self.explicit_files:
+            return True
+        return any(path == d or d in path.parents for d in self.case_dirs)
+
+    @property
+    def with_reference(self) -> bool:
+        return not self.config.getoption("no_reference")

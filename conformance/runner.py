@@ -1,0 +1,172 @@
+"""Run one case instance on one backend (or check it against the reference) and produce its result record.
+
+Nothing here knows pytest: the plugin, the CLI and the fuzzer all call these two functions.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+
+import numpy as np
+
+import reference
+from conformance.backends.base import Backend, Unsupported
+from conformance.compare.tolerance import Policy, policy_for
+from conformance.compare.values import Comparison, compare
+from conformance.oracle import Oracle, oracle_for
+from conformance.records import ResultRecord
+from conformance.suite.dtypes import dtype_name
+from conformance.suite.model import CaseInstance
+
+REFERENCE = "reference"
+
+
+def new_record(instance: CaseInstance, backend: str, backend_version: str = "") -> ResultRecord:
+    case = instance.case
+    return ResultRecord(
+        id=instance.id, op=instance.op, domain=instance.domain, version=instance.version, dtype=instance.dtype,
+        backend=backend, backend_version=backend_version, source=case.source, layout=instance.layout,
+        attributes=dict(instance.attributes), input_shapes=[list(s) for s in instance.input_shapes],
+        tags=list(case.tags), case_file=f"{case.file}:{case.line}" if case.line else case.file,
+    )
+
+
+def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
+    start = time.perf_counter()
+    record = new_record(instance, backend.name, _safe_version(backend))
+    try:
+        _run_backend(instance, backend, record)
+    except Exception as exc:  # a harness-side failure must still cost one result, not the run
+        record.status, record.reason = "error", f"harness error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+    record.duration_s = round(time.perf_counter() - start, 6)
+    return record
+
+
+def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord) -> None:
+    support = backend.supports(instance)
+    if not support:
+        record.status, record.reason = "unsupported", support.reason
+        return
+    oracle = oracle_for(instance)
+    expected = oracle.expected()
+    if not instance.expect_error and expected is None:
+        record.status = "error"
+        record.reason = oracle.rejection and f"the reference rejects this case: {oracle.rejection}" or (
+            f"no oracle: {oracle.unknown} and the case gives no literal outputs"
+        )
+        return
+    try:
+        actual = backend.run(instance, [x.copy() for x in oracle.inputs])
+    except (Unsupported, NotImplementedError) as exc:
+        record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
+        return
+    except Exception as exc:  # the runtime rejected the case
+        message = f"{type(exc).__name__}: {exc}".strip()
+        record.status = "pass" if instance.expect_error else "error"
+        record.reason = f"rejected as expected: {message}" if instance.expect_error else message
+        return
+    if instance.expect_error:
+        shapes = [list(np.shape(a)) for a in actual] if isinstance(actual, list | tuple) else "?"
+        record.status = "fail"
+        record.reason = f"accepted invalid input (returned output shapes {shapes}); {instance.case.reason}".strip("; ")
+        return
+    policy = policy_for(instance.dtype, oracle.window(), instance.case.tolerance, backend.name,
+                        getattr(backend, "tolerance_scale", 1.0))
+    _judge(record, oracle, expected, list(actual) if isinstance(actual, list | tuple) else [actual], policy)
+
+
+def _judge(record: ResultRecord, oracle: Oracle, expected: list[np.ndarray], actual: list, policy: Policy) -> None:
+    record.tolerance = policy.describe()
+    record.expected_shape = list(expected[0].shape)
+    record.expected_dtype = dtype_name(expected[0].dtype)
+    if actual and isinstance(actual[0], np.ndarray):
+        record.actual_shape, record.actual_dtype = list(actual[0].shape), dtype_name(actual[0].dtype)
+    if len(actual) != len(expected):
+        record.status, record.reason = "fail", f"expected {len(expected)} output(s), got {len(actual)}"
+        return
+    magnitude = oracle.magnitude() or [None] * len(expected)
+    masks = oracle.unspecified or [None] * len(expected)
+    names = oracle.instance.output_names or [f"output{i}" for i in range(len(expected))]
+    results = [
+        compare(e, a, policy, m, u, name=n) for e, a, m, u, n in zip(expected, actual, magnitude, masks, names)
+    ]
+    _fill(record, results)
+
+
+def _fill(record: ResultRecord, results: list[Comparison]) -> None:
+    first = results[0]
+    failed = [r for r in results if not r.ok]
+    record.status = "fail" if failed else "pass"
+    record.reason = "; ".join(r.reason for r in failed)
+    record.max_abs_err, record.max_rel_err, record.max_ulp = first.max_abs_err, first.max_rel_err, first.max_ulp
+    record.mismatches, record.elements = first.mismatches, first.elements
+    record.unspecified = sum(r.unspecified for r in results)
+    worst = failed[0] if failed else first
+    record.worst, record.error_grid = worst.worst, worst.error_grid
+    if record.unspecified and record.status == "pass":
+        record.reason = f"{record.unspecified} element(s) left unspecified by the spec were not compared"
+
+
+def run_reference(instance: CaseInstance) -> ResultRecord:
+    """The ``reference`` column: the reference against the case's literal outputs and the spec's claims."""
+    start = time.perf_counter()
+    record = new_record(instance, REFERENCE, "local")
+    try:
+        _check_reference(instance, record)
+    except Exception as exc:
+        record.status, record.reason = "error", f"{type(exc).__name__}: {exc}"
+    record.duration_s = round(time.perf_counter() - start, 6)
+    return record
+
+
+def _check_reference(instance: CaseInstance, record: ResultRecord) -> None:
+    oracle = oracle_for(instance)
+    if instance.expect_error:
+        record.status = "pass" if oracle.rejection else "fail"
+        record.reason = (f"rejected as expected: {oracle.rejection}" if oracle.rejection
+                         else oracle.unknown or "the reference accepts a case marked expect: error")
+        return
+    if oracle.outputs is None:
+        record.status, record.reason = "error", oracle.rejection or oracle.unknown
+        return
+    errata = spec_claims(instance, oracle)
+    literal = oracle.literal
+    if any(v is not None for v in literal):
+        expected = [v if v is not None else o for v, o in zip(literal, oracle.outputs)]
+        policy = policy_for(instance.dtype, oracle.window(), instance.case.tolerance, REFERENCE)
+        _judge(record, oracle, expected, oracle.outputs, policy)
+    else:
+        record.status, record.expected_shape = "pass", list(oracle.outputs[0].shape)
+        record.actual_shape = list(oracle.outputs[0].shape)
+    if errata:
+        record.status = "erratum"
+        record.reason = "; ".join(errata + ([record.reason] if record.reason else []))
+    elif record.status == "fail" and instance.source in ("spec-example", "onnx-example"):
+        record.status, record.reason = "erratum", f"the spec's example values contradict the reference: {record.reason}"
+
+
+def spec_claims(instance: CaseInstance, oracle: Oracle) -> list[str]:
+    """Contradictions between what a spec example claims (ir_xml) and the reference; each is an erratum."""
+    example = instance.case.spec_example
+    if example is None:
+        return []
+    errata = []
+    if example.unknown_attributes:
+        errata.append(f"the example uses attribute(s) {', '.join(example.unknown_attributes)} that "
+                      f"{instance.op}-{instance.version} does not define")
+    values = {i: x for i, x in enumerate(oracle.inputs) if x.dtype.kind in "iub"}
+    inferred = reference.output_shapes(instance.domain, instance.op, instance.version,
+                                       [x.shape for x in oracle.inputs], instance.attributes, values)
+    for index, claimed in enumerate(example.output_dims):
+        if index < len(inferred) and tuple(claimed) != tuple(inferred[index]):
+            errata.append(f"the example claims output shape {list(claimed)}, the spec's semantics give "
+                          f"{list(inferred[index])}")
+    return errata
+
+
+def _safe_version(backend: Backend) -> str:
+    try:
+        return str(backend.version())
+    except Exception as exc:
+        return f"unknown ({type(exc).__name__})"

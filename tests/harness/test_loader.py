@@ -1,0 +1,110 @@
+"""The case loader: schema errors name file, line and case id; other cases and files still load."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.suite.expand import expand, inputs_of
+from conformance.suite.loader import CaseFileError, load_text
+
+GOOD = """\
+op: AveragePool
+domain: ai.onnx
+versions: [19, 22]
+cases:
+  - id: a
+    attributes: {kernel_shape: [2]}
+    dtypes: [float32, float16, bfloat16]
+    inputs:
+      x: {shape: [1, 1, 4], random: {seed: 3}}
+  - id: b
+    attributes: {kernel_shape: [2]}
+    inputs:
+      x: {shape: [1, 1, 4], dtype: float32, data: [1, 2, 3, 4]}
+"""
+
+
+def test_good_file_expands_versions_and_dtypes():
+    loaded = load_text(GOOD, "good.yaml")
+    assert not loaded.errors
+    ids = [i.id for c in loaded.cases for i in expand(c)]
+    assert ids[:3] == [
+        "ai.onnx/AveragePool-19/a[float32]",
+        "ai.onnx/AveragePool-19/a[float16]",
+        "ai.onnx/AveragePool-19/a[bfloat16]",
+    ]
+    assert len(ids) == 2 * 3 + 2
+    assert loaded.cases[1].line == 10
+
+
+def test_yaml_syntax_error_names_file_and_line():
+    text = GOOD.replace("kernel_shape: [2]}", "kernel_shape: [2}", 1)
+    with pytest.raises(CaseFileError) as info:
+        load_text(text, "broken.yaml")
+    assert info.value.file == "broken.yaml"
+    assert info.value.line == 6
+    assert "YAML syntax error" in str(info.value)
+    assert str(info.value).startswith("broken.yaml:6:")
+
+
+@pytest.mark.parametrize(
+    ("snippet", "message"),
+    [
+        ("    atributes: {kernel_shape: [2]}", "unknown key(s): atributes"),
+        ("    expect: maybe", "expect must be 'error'"),
+        ("    dtypes: [float8]", "dtypes: 'float8' is not one of"),
+        ("    source: hearsay", "source 'hearsay' is not one of"),
+    ],
+)
+def test_bad_case_is_reported_alone_with_its_line_and_id(snippet, message):
+    text = GOOD.replace("  - id: b\n", f"  - id: b\n{snippet}\n")
+    loaded = load_text(text, "f.yaml")
+    assert [c.id for c in loaded.cases] == ["a"]
+    (error,) = loaded.errors
+    assert error.case_id == "b" and error.line == 10
+    assert message in str(error)
+    assert str(error).startswith("f.yaml:10: case 'b':")
+
+
+def test_duplicate_ids_and_bad_top_level():
+    loaded = load_text(GOOD.replace("id: b", "id: a"), "f.yaml")
+    assert "duplicate id (first at line 5)" in str(loaded.errors[0])
+    with pytest.raises(CaseFileError, match="unknown domain|is not one of"):
+        load_text(GOOD.replace("ai.onnx", "ai.tflite"), "f.yaml")
+    with pytest.raises(CaseFileError, match="missing 'versions'"):
+        load_text(GOOD.replace("versions: [19, 22]\n", ""), "f.yaml")
+
+
+def test_data_size_must_match_shape():
+    loaded = load_text(GOOD.replace("data: [1, 2, 3, 4]", "data: [1, 2, 3]"), "f.yaml")
+    (instance, *_) = expand(loaded.cases[1])
+    with pytest.raises(ValueError, match="3 values given for shape"):
+        inputs_of(instance)
+
+
+def test_safe_load_refuses_python_tags():
+    with pytest.raises(CaseFileError, match="YAML syntax error"):
+        load_text("!!python/object/apply:os.system ['true']\n", "evil.yaml")
+
+
+def test_ir_xml_fills_attributes_and_shapes():
+    text = """\
+op: AvgPool
+domain: openvino
+version: 1
+cases:
+  - id: ex
+    source: spec-example
+    ir_xml: |
+      <layer ... type="AvgPool" ... >
+      <data auto_pad="explicit" exclude-pad="true" kernel="5,5" pads_begin="1,1" pads_end="1,1" strides="3,3"
+            bogus="1"/>
+      <input><port id="0"><dim>1</dim><dim>3</dim><dim>32</dim><dim>32</dim></port></input>
+      <output><port id="1"><dim>1</dim><dim>3</dim><dim>10</dim><dim>10</dim></port></output>
+      </layer>
+"""
+    (case,) = load_text(text, "x.yaml").cases
+    assert case.attributes["kernel"] == [5, 5] and case.attributes["exclude-pad"] is True
+    assert "bogus" not in case.attributes and case.spec_example.unknown_attributes == ("bogus",)
+    assert case.inputs[0].shape == (1, 3, 32, 32) and case.inputs[0].random is not None
+    assert case.spec_example.output_dims == ((1, 3, 10, 10),)
