@@ -1,0 +1,1 @@
+"""Benchmarks (run as python -m benchmarks.NAME)."""
