@@ -103,9 +103,11 @@ function body(r){
   var dbad=r.actual_dtype!=null&&r.expected_dtype!==r.actual_dtype;
   var mm=r.mismatches!=null?r.mismatches+' / '+(r.elements!=null?r.elements:'?')+(r.elements?' ('+
     num(100*r.mismatches/r.elements)+'%)':''):'';
-  var right=el('div',null,el('h4',{text:'Output'}),kv([['shape',shape(r.expected_shape)+' expected, '+
-    shape(r.actual_shape)+' actual',sbad],['dtype',(r.expected_dtype||'—')+' expected, '+(r.actual_dtype||'—')+
-    ' actual',dbad],['max abs err',num(r.max_abs_err)],['max rel err',num(r.max_rel_err)],['max ulp',num(r.max_ulp)],
+  var hasS=r.expected_shape!=null||r.actual_shape!=null, hasD=r.expected_dtype!=null||r.actual_dtype!=null;
+  var right=el('div',null,el('h4',{text:'Output'}),kv([['shape',hasS?shape(r.expected_shape)+' expected, '+
+    shape(r.actual_shape)+' actual':'',sbad],['dtype',hasD?(r.expected_dtype||'—')+' expected, '+
+    (r.actual_dtype||'—')+' actual':'',dbad],
+    ['max abs err',num(r.max_abs_err)],['max rel err',num(r.max_rel_err)],['max ulp',num(r.max_ulp)],
     ['mismatches',mm,r.mismatches>0],['unspecified',r.unspecified?r.unspecified+' elements':''],
     ['tolerance',r.tolerance]]));
   b.appendChild(left);b.appendChild(right);
@@ -165,6 +167,9 @@ $('more').addEventListener('click',more);
 Array.prototype.forEach.call(document.querySelectorAll('a[data-op]'),function(a){a.addEventListener('click',
   function(){fo.value=a.getAttribute('data-op');writeHash();apply();});});
 var P=readHash();syncChips();apply();
+// #open=N opens the first N listed records: deep links and screenshots of a drill-down.
+Array.prototype.slice.call($('list').children,0,Math.min(10,+P.get('open')||0)).forEach(function(d){d.open=true;
+  if(d.children.length<2)d.appendChild(body(R[+d.getAttribute('data-i')]));});
 document.body.setAttribute('data-ready','1');
 var T1=performance.now();
 if(P.get('bench')){
