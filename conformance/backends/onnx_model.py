@@ -20,7 +20,7 @@ ONNX_TYPES = {
 def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
     """One node, inputs with their static shapes, outputs with the output dtype and no shape.
 
-    Output shapes are left unknown on purpose: the runtime's own shape inference is under test.
+    Output dims are left symbolic on purpose: the runtime's own shape inference is under test.
     ``check`` runs onnx.checker; negative cases skip it so that the runtime, not the checker, must reject them.
     """
     if case.domain != "ai.onnx":
@@ -31,7 +31,11 @@ def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
         for name, dtype, shape in zip(case.input_names, case.input_dtypes, case.input_shapes)
     ]
     out_type = ONNX_TYPES[case.dtype]
-    outputs = [helper.make_tensor_value_info(name, out_type, None) for name in (case.output_names or ["y"])]
+    rank = len(case.input_shapes[0])
+    outputs = [
+        helper.make_tensor_value_info(name, out_type, [f"{name}_d{i}" for i in range(rank)])
+        for name in (case.output_names or ["y"])
+    ]
     graph = helper.make_graph([node], _graph_name(case.id), inputs, outputs)
     model = helper.make_model_gen_version(graph, opset_imports=[helper.make_opsetid("", case.version)])
     model.producer_name = "conformance"

@@ -15,6 +15,7 @@ from conformance.plugin.state import State, default_case_dirs, state_key
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "conformance: an operator conformance case item")
     backends = config.getoption("backend", default=[]) or []
     extra = [Path(p).resolve() for p in (config.getoption("cases", default=[]) or [])]
     explicit_yaml = [a for a in config.args if a.split("::")[0].endswith((".yaml", ".yml"))]

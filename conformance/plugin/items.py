@@ -30,9 +30,10 @@ class CaseFile(pytest.File):
             raise CaseFileError(str(exc)) from None
         for error in loaded.errors:
             yield BrokenCase.from_parent(self, name=error.case_id or f"line-{error.line}", error=str(error))
+        state = self.config.stash[state_key]
         for case in cases:
             for instance in expand(case):
-                yield InstanceNode.from_parent(self, name=instance.id, instance=instance)
+                yield from instance_items(self, instance, state)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, CaseFileError):
@@ -54,21 +55,17 @@ class BrokenCase(pytest.Collector):
         return str(excinfo.value)
 
 
-class InstanceNode(pytest.Collector):
-    def __init__(self, *, instance, **kwargs):
-        super().__init__(**kwargs)
-        self.instance = instance
-
-    def collect(self) -> list[pytest.Item]:
-        state = self.config.stash[state_key]
-        items = [CaseItem.from_parent(self, name=b.name, backend=b) for b in state.backends]
-        inst = self.instance
-        has_claims = inst.expect_error or inst.case.spec_example is not None or any(
-            t.data is not None or t.array is not None for t in inst.outputs
-        )
-        if state.with_reference and has_claims:
-            items.insert(0, CaseItem.from_parent(self, name="reference", backend=None))
-        return items
+def instance_items(parent: CaseFile, instance, state) -> Iterator[pytest.Item]:
+    """One item per backend, named ``<instance id>::<backend>``: a flat name (pytest resolves node-id arguments
+    with the parameter bracket in the last name only), plus the ``reference`` column where the case makes
+    claims of its own (literal outputs, a spec example, an expected rejection)."""
+    has_claims = instance.expect_error or instance.case.spec_example is not None or any(
+        t.data is not None or t.array is not None for t in instance.outputs
+    )
+    if state.with_reference and has_claims:
+        yield CaseItem.from_parent(parent, name=f"{instance.id}::reference", instance=instance, backend=None)
+    for backend in state.backends:
+        yield CaseItem.from_parent(parent, name=f"{instance.id}::{backend.name}", instance=instance, backend=backend)
 
 
 class CaseFailed(Exception):
@@ -78,11 +75,11 @@ class CaseFailed(Exception):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, backend, **kwargs):
+    def __init__(self, *, instance, backend, **kwargs):
         super().__init__(**kwargs)
         self.backend = backend
         self.record: ResultRecord | None = None
-        self.instance = self.parent.instance
+        self.instance = instance
         self.add_marker(pytest.mark.conformance)
 
     def runtest(self) -> None:
@@ -102,7 +99,8 @@ class CaseItem(pytest.Item):
         if record.status in FAILING:
             raise CaseFailed(record)
         if record.status == "unsupported":
-            pytest.skip(f"unsupported: {record.reason}")
+            # reported at the case's line in its case file, not at this line of the plugin
+            raise pytest.skip.Exception(f"unsupported: {record.reason}", _use_item_location=True)
         if record.status in ("xfail", "erratum"):
             pytest.xfail(f"{record.status}: {record.reason}")
 
@@ -112,7 +110,9 @@ class CaseItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
-        return self.path, self.instance.case.line or None, f"{self.instance.id}::{self.name}"
+        line = self.instance.case.line
+        # no "domain": pytest would turn the dots of "ai.onnx" into "::" in verbose output
+        return self.path, line - 1 if line else None, ""
 
 
 def repro_command(item: CaseItem, record: ResultRecord) -> str:

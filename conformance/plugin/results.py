@@ -3,6 +3,7 @@ controller, summarized per backend at the end of the run."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -22,15 +23,32 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     return report
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     payload = getattr(report, "conformance_record", None)
     if payload is None:
         return
-    import json
-
     state = _controller_state()
-    if state is not None:
-        state.records.append(ResultRecord.from_dict(json.loads(payload)))
+    if state is None:
+        return
+    record = ResultRecord.from_dict(json.loads(payload))
+    state.records.append(record)
+    _junit_names(state.config, report, record)
+
+
+def _junit_names(config: pytest.Config, report: pytest.TestReport, record: ResultRecord) -> None:
+    """JUnit testcase names as the ids read (pytest would split the name at its '[').
+
+    Runs in the controller before the junitxml plugin records the report, so it works under pytest-xdist too.
+    """
+    from _pytest.junitxml import xml_key
+
+    xml = config.stash.get(xml_key, None)
+    if xml is None:
+        return
+    reporter = xml.node_reporter(report)
+    reporter.add_attribute("classname", f"{record.domain}.{record.op}-{record.version}")
+    reporter.add_attribute("name", record.item_id)
 
 
 _STATE = []  # the controller's state, set at session start (hooks like logreport get no config)
