@@ -11,7 +11,7 @@ import traceback
 import numpy as np
 
 import reference
-from conformance.backends.base import Backend, Unsupported
+from conformance.backends.base import Backend, Crashed, TimedOut, Unsupported
 from conformance.compare.tolerance import Policy, policy_for
 from conformance.compare.values import Comparison, compare
 from conformance.oracle import Oracle, oracle_for
@@ -60,6 +60,12 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         actual = backend.run(instance, [x.copy() for x in oracle.inputs])
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
+        return
+    except Crashed as exc:  # never a pass, even for expect: error — a runtime must reject, not die
+        record.status, record.reason = "crash", str(exc)
+        return
+    except TimedOut as exc:
+        record.status, record.reason = "timeout", str(exc)
         return
     except Exception as exc:  # the runtime rejected the case
         message = f"{type(exc).__name__}: {exc}".strip()

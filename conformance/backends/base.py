@@ -5,6 +5,7 @@ or raises. The harness turns what it raises into a result status:
 
 - ``Unsupported`` (or ``NotImplementedError``): the runtime does not implement this op/version/dtype/layout;
   the result is ``unsupported`` with the backend's own reason.
+- ``Crashed`` / ``TimedOut`` (raised by the process isolation wrapper): ``crash`` / ``timeout``.
 - any other exception: the runtime rejected the case (a pass for ``expect: error`` cases, ``error`` otherwise).
 """
 
@@ -21,6 +22,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class Unsupported(Exception):
     """Raised by a backend for an op, version, dtype or layout it does not implement."""
+
+
+class Crashed(Exception):
+    """The backend's worker process died (signal or exit code in the message): status ``crash``."""
+
+
+class TimedOut(Exception):
+    """The backend did not answer within the per-case timeout: status ``timeout``."""
 
 
 @dataclass(frozen=True)
