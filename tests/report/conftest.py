@@ -73,32 +73,113 @@ def realistic_records() -> list[ResultRecord]:
                     status = "pass"
                     if backend == "onnxruntime" and dtype == "bfloat16":
                         status = "unsupported"
-                    out.append(rec(op, version, case, dtype, backend, status,
-                                   reason="bfloat16 not implemented" if status == "unsupported" else "",
-                                   max_abs_err=0.0 if status == "pass" else None))
+                    out.append(
+                        rec(
+                            op,
+                            version,
+                            case,
+                            dtype,
+                            backend,
+                            status,
+                            reason="bfloat16 not implemented" if status == "unsupported" else "",
+                            max_abs_err=0.0 if status == "pass" else None,
+                        )
+                    )
     for op, version in [("AvgPool", 1), ("MaxPool", 14)]:
         for case in ["explicit_pads", "same_upper", "rounding_floor"]:
             for backend in ("openvino", "onnxruntime"):
                 st = "pass" if backend == "openvino" else "unsupported"
-                out.append(rec(op, version, case, "float32", backend, st, domain="openvino",
-                               reason="" if st == "pass" else "op not in the ONNX lowering table"))
+                out.append(
+                    rec(
+                        op,
+                        version,
+                        case,
+                        "float32",
+                        backend,
+                        st,
+                        domain="openvino",
+                        reason="" if st == "pass" else "op not in the ONNX lowering table",
+                    )
+                )
     out.append(failing_record())
-    out.append(rec("MaxPool", 22, "2d_dilations", "float32", "onnxruntime", "error",
-                   reason="RuntimeError: [ONNXRuntimeError] : 1 : FAIL : dilations not supported with ceil_mode"))
-    out.append(rec("MaxPool", 12, "3d_large", "float32", "openvino", "crash",
-                   reason="worker exited with signal 11 (SIGSEGV)"))
+    out.append(
+        rec(
+            "MaxPool",
+            22,
+            "2d_dilations",
+            "float32",
+            "onnxruntime",
+            "error",
+            reason="RuntimeError: [ONNXRuntimeError] : 1 : FAIL : dilations not supported with ceil_mode",
+        )
+    )
+    out.append(
+        rec("MaxPool", 12, "3d_large", "float32", "openvino", "crash", reason="worker exited with signal 11 (SIGSEGV)")
+    )
     out.append(rec("LpPool", 18, "2d_p3", "float32", "openvino", "timeout", reason="exceeded 60 s"))
-    out.append(rec("AveragePool", 19, "count_include_pad", "float32", "onnxruntime", "xfail",
-                   reason="known: ORT issue 12345", expectation="count_include_pad rounding (ORT#12345)"))
-    out.append(rec("AveragePool", 19, "2d_ceil", "float32", "openvino", "xpass",
-                   reason="expected to fail (OV#999) but passed", expectation="OV#999"))
-    out.append(rec("AvgPool", 1, "ceil_ir_dims", "float32", "openvino", "erratum", domain="openvino",
-                   reason="IR snippet claims output [1,3,7,7] but the spec formula gives [1,3,8,8]"))
-    out.append(rec("MaxPool", 22, "shape_mismatch", "float32", "openvino", "fail",
-                   reason="shape mismatch", expected_shape=[1, 1, 3, 3], actual_shape=[1, 1, 2, 2],
-                   expected_dtype="float32", actual_dtype="float32"))
-    out.append(rec("MaxPool", 22, "evil", "float32", "onnxruntime", "fail", reason=f"reason {XSS} & more",
-                   attributes={"note": XSS}))
+    out.append(
+        rec(
+            "AveragePool",
+            19,
+            "count_include_pad",
+            "float32",
+            "onnxruntime",
+            "xfail",
+            reason="known: ORT issue 12345",
+            expectation="count_include_pad rounding (ORT#12345)",
+        )
+    )
+    out.append(
+        rec(
+            "AveragePool",
+            19,
+            "2d_ceil",
+            "float32",
+            "openvino",
+            "xpass",
+            reason="expected to fail (OV#999) but passed",
+            expectation="OV#999",
+        )
+    )
+    out.append(
+        rec(
+            "AvgPool",
+            1,
+            "ceil_ir_dims",
+            "float32",
+            "openvino",
+            "erratum",
+            domain="openvino",
+            reason="IR snippet claims output [1,3,7,7] but the spec formula gives [1,3,8,8]",
+        )
+    )
+    out.append(
+        rec(
+            "MaxPool",
+            22,
+            "shape_mismatch",
+            "float32",
+            "openvino",
+            "fail",
+            reason="shape mismatch",
+            expected_shape=[1, 1, 3, 3],
+            actual_shape=[1, 1, 2, 2],
+            expected_dtype="float32",
+            actual_dtype="float32",
+        )
+    )
+    out.append(
+        rec(
+            "MaxPool",
+            22,
+            "evil",
+            "float32",
+            "onnxruntime",
+            "fail",
+            reason=f"reason {XSS} & more",
+            attributes={"note": XSS},
+        )
+    )
     out[-1].id = f"ai.onnx/MaxPool-22/{XSS}[float32]"
     return out
 

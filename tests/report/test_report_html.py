@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from conftest import XSS, rec
+
+from conformance.records import write_records
+from conformance.report import build_reports, format_terminal_matrix
+from conformance.report.html import GRID_LIMIT, compact, embed_json, render_html
+
+DATA = re.compile(r'<script type="application/json" id="report-data">(.*?)</script>', re.S)
+
+
+def test_hostile_record_text_is_escaped(records: list) -> None:
+    page = render_html(records, title=XSS, duplicates=[])
+    (island,) = DATA.findall(page)
+    outside = page.replace(island, "")
+    # The only <script> tags are our two; the hostile one appears only escaped.
+    assert outside.count("<script") == 2 and "alert(1)" not in outside.replace("&lt;script&gt;alert(1)", "")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in outside
+    assert "<" not in island and ">" not in island
+    data = json.loads(island)
+    evil = next(r for r in data["records"] if "alert" in r["id"])
+    assert XSS in evil["id"] and XSS in evil["reason"] and evil["attributes"] == {"note": XSS}
+
+
+def test_embed_json_cannot_close_the_script() -> None:
+    text = embed_json({"a": "</script><!-- \u2028 &"})
+    assert "</" not in text and "<!--" not in text and "\u2028" not in text
+    assert json.loads(text) == {"a": "</script><!-- \u2028 &"}
+
+
+def test_self_contained(records: list) -> None:
+    page = render_html(records)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page, re.I)
+    assert "@import" not in page and "url(" not in page
+    # The SVG namespace is an identifier, not a fetch; it is the only http string allowed.
+    assert set(re.findall(r"https?://[^'\"\s]+", page)) <= {"http://www.w3.org/2000/svg"}
+    assert "default-src 'none'" in page
+
+
+def test_sections_and_matrix(tmp_path: Path, records: list) -> None:
+    write_records(tmp_path / "r.jsonl", records)
+    summary = build_reports([tmp_path / "r.jsonl"], tmp_path / "out", title="Nightly")
+    page = summary.html.read_text()
+    for anchor in ('id="matrix"', 'id="errata"', 'id="results"', 'data-row="ai.onnx/MaxPool-22"'):
+        assert anchor in page
+    assert "IR snippet claims output [1,3,7,7]" in page  # the erratum's reason is listed
+    assert 'id="baseline"' not in page
+    assert summary.total == len(records) and summary.counts["erratum"] == 1 and summary.failing == 7
+    assert summary.results.read_text().count("\n") == len(records)
+
+
+def test_non_finite_numbers_and_big_grids_embed_as_json() -> None:
+    r = rec(
+        "MaxPool",
+        22,
+        "x",
+        "float32",
+        "ov",
+        "fail",
+        max_abs_err=float("nan"),
+        max_ulp=float("inf"),
+        error_grid=[[float(i + j) for j in range(300)] for i in range(130)],
+    )
+    data = json.loads(json.dumps(compact(r)))
+    assert data["max_abs_err"] == "nan" and data["max_ulp"] == "inf"
+    grid = data["error_grid"]
+    assert len(grid) <= GRID_LIMIT and len(grid[0]) <= GRID_LIMIT and grid[0][0] == 8.0  # max of the first 5x5 block
+
+
+def test_terminal_matrix(records: list) -> None:
+    text = format_terminal_matrix(records)
+    lines = text.splitlines()
+    assert lines[0].split() == ["op-version", "onnx-reference", "onnxruntime", "openvino"]
+    row = next(line for line in lines if line.startswith("ai.onnx/MaxPool-22"))
+    assert row.split()[1:] == ["15/15", "10/17", "F2", "15/16", "F1"]
+    assert len(lines) < 25 and max(map(len, lines)) < 100
+    assert format_terminal_matrix([]) == "no result records\n"

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from conftest import realistic_records, rec
+
+from conformance.records import write_records
+from conformance.report.merge import merge_files, merge_records
+
+
+def test_shards_merge_to_the_sorted_union(tmp_path: Path, records: list) -> None:
+    shards = [records[i::3] for i in range(3)]
+    paths = []
+    for n, shard in enumerate(shards):
+        paths.append(tmp_path / f"shard{n}.jsonl")
+        write_records(paths[-1], shard)
+    merged = merge_files(paths)
+    keys = [(r.id, r.backend) for r in merged.records]
+    assert keys == sorted((r.id, r.backend) for r in records)
+    assert merged.duplicates == [] and merged.duplicate_count == 0
+    assert merged.sources == [str(p) for p in paths]
+
+
+def test_order_of_files_does_not_matter(tmp_path: Path) -> None:
+    a = realistic_records()
+    b = [dataclasses.replace(r, status="fail", reason="flaky") if i % 7 == 0 else r for i, r in enumerate(a)]
+    one = merge_records([("a", a), ("b", b)])
+    two = merge_records([("b", b), ("a", a)])
+    assert [r.to_json() for r in one.records] == [r.to_json() for r in two.records]
+
+
+def test_disagreeing_duplicate_keeps_most_severe_and_is_reported() -> None:
+    green = rec("MaxPool", 22, "x", "float32", "openvino", "pass")
+    red = dataclasses.replace(green, status="crash", reason="SIGSEGV")
+    merged = merge_records([("m1.jsonl", [green]), ("m2.jsonl", [red])])
+    assert [r.status for r in merged.records] == ["crash"]
+    (dup,) = merged.duplicates
+    assert dup.key == (green.id, "openvino")
+    assert dup.statuses == ["pass", "crash"] and dup.sources == ["m1.jsonl", "m2.jsonl"] and dup.kept == "crash"
+
+
+def test_agreeing_duplicates_are_counted_not_reported() -> None:
+    r = rec("MaxPool", 22, "x", "float32", "openvino", "pass")
+    slower = dataclasses.replace(r, duration_s=9.0)
+    merged = merge_records([("a", [r]), ("b", [slower]), ("c", [r])])
+    assert len(merged.records) == 1 and merged.duplicates == [] and merged.duplicate_count == 2
+    # Ties on status are broken by content, so the pick is the same whatever the order.
+    again = merge_records([("c", [slower]), ("a", [r])])
+    assert merged.records[0].to_json() == again.records[0].to_json()
+
+
+def test_same_id_on_different_backends_is_not_a_duplicate() -> None:
+    a = rec("MaxPool", 22, "x", "float32", "openvino", "pass")
+    b = dataclasses.replace(a, backend="onnxruntime", status="fail")
+    merged = merge_records([("a", [a, b])])
+    assert [(r.backend, r.status) for r in merged.records] == [("onnxruntime", "fail"), ("openvino", "pass")]
+    assert merged.duplicates == []
+
+
+def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(rec("MaxPool", 22, "x", "float32", "ov", "pass").to_json() + "\n{nope\n")
+    with pytest.raises(ValueError, match=r"bad.jsonl:2"):
+        merge_files([path])
