@@ -84,7 +84,9 @@ def _values(
             if not bad[index]:
                 break
             worst.append({
-                "index": [int(i) for i in index], "expected": float(e[index]), "actual": float(a[index]),
+                # shortest repr in the compared dtype: 13.7 in float32 reads 13.7, not 13.6999998
+                "index": [int(i) for i in index], "expected": float(str(expected[index])),
+                "actual": float(str(actual[index])),
                 "abs_err": float(err[index]), "allowed": float(allowed[index]),
             })
     return Comparison(

@@ -111,8 +111,8 @@ class CaseItem(pytest.Item):
 
     def reportinfo(self):
         line = self.instance.case.line
-        # no "domain": pytest would turn the dots of "ai.onnx" into "::" in verbose output
-        return self.path, line - 1 if line else None, ""
+        # the trailing space keeps pytest from turning the dots of "ai.onnx" into "::" in verbose output
+        return self.path, line - 1 if line else None, f"{self.name} "
 
 
 def repro_command(item: CaseItem, record: ResultRecord) -> str:

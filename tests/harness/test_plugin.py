@@ -1,0 +1,116 @@
+"""The pytest plugin end to end, on scratch case folders (real onnxruntime; subprocess pytest runs)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+GOOD = textwrap.dedent("""\
+    op: AveragePool
+    domain: ai.onnx
+    versions: [11, 22]
+    cases:
+      - id: ceil
+        source: onnx-example
+        attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
+        inputs:
+          x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
+        outputs:
+          y: {shape: [1, 1, 2, 2], data: [6, 7.5, 12, 13.5]}
+      - id: seeded
+        dtypes: [float32, float16]
+        attributes: {kernel_shape: [2]}
+        inputs:
+          x: {shape: [2, 3, 9], random: {seed: 4}}
+""")
+
+WRONG = GOOD.replace("data: [6, 7.5, 12, 13.5]", "data: [6, 7.5, 12, 13.7]").replace("source: onnx-example", "source: edge")
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("--no-default-cases", "-p", "no:cacheprovider", *args)
+
+
+def records(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_items_ids_and_records(pytester: pytest.Pytester):
+    pytester.makefile(".yaml", good=GOOD)
+    out = pytester.path / "out.jsonl"
+    result = run(pytester, "--cases", ".", "--backend=onnxruntime", f"--results={out}", "--collect-only", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids[:3] == [
+        "good.yaml::ai.onnx/AveragePool-11/ceil[float32]::reference",
+        "good.yaml::ai.onnx/AveragePool-11/ceil[float32]::onnxruntime",
+        "good.yaml::ai.onnx/AveragePool-22/ceil[float32]::reference",
+    ]
+    assert "good.yaml::ai.onnx/AveragePool-22/seeded[float16]::onnxruntime" in ids
+    assert len(ids) == 2 * 2 + 2 * 2
+    result = run(pytester, "--cases", ".", "--backend=onnxruntime", f"--results={out}")
+    result.assert_outcomes(passed=8)
+    recs = records(out)
+    assert {r["backend"] for r in recs} == {"onnxruntime", "reference"}
+    assert all(r["status"] == "pass" and r["max_ulp"] is not None for r in recs)
+    assert "conformance summary" in result.stdout.str()
+
+
+def test_wrong_expected_value_fails_with_the_worst_element(pytester: pytest.Pytester):
+    pytester.makefile(".yaml", scratch=WRONG)
+    result = run(pytester, "--cases", ".", "--backend=onnxruntime", "-k", "ceil and AveragePool-22")
+    result.assert_outcomes(passed=1, failed=1)
+    text = result.stdout.str()
+    assert "ai.onnx/AveragePool-22/ceil[float32]::reference: FAIL" in text
+    assert "expected shape [1, 1, 2, 2] float32, actual [1, 1, 2, 2] float32" in text
+    assert "at [0, 0, 1, 1]: expected 13.7" in text and "actual 13.5" in text
+    assert "mismatches: 1/4" in text
+
+
+def test_yaml_syntax_error_is_one_collection_error_and_others_run(pytester: pytest.Pytester):
+    pytester.makefile(".yaml", good=GOOD, broken="op: AveragePool\ndomain: ai.onnx\nversions: [22\ncases: []\n")
+    result = run(pytester, "--cases", ".", "--backend=onnxruntime")
+    result.assert_outcomes(passed=8, errors=1)
+    assert result.ret == 1
+    assert "broken.yaml:4: YAML syntax error" in result.stdout.str()
+
+
+def test_invalid_case_errors_alone(pytester: pytest.Pytester):
+    bad = GOOD.replace("  - id: seeded\n", "  - id: seeded\n    atributes: {}\n")
+    pytester.makefile(".yaml", good=bad)
+    result = run(pytester, "--cases", ".", "--backend=onnxruntime")
+    result.assert_outcomes(passed=4, errors=1)
+    assert "good.yaml:12: case 'seeded': unknown key(s): atributes" in result.stdout.str()
+
+
+def test_xdist_gives_the_same_items_and_outcomes(pytester: pytest.Pytester):
+    pytester.makefile(".yaml", good=GOOD, scratch=WRONG.replace("id: ceil", "id: wrong").replace("id: seeded", "id: s2"))
+    serial_out, xdist_out = pytester.path / "serial.jsonl", pytester.path / "xdist.jsonl"
+    serial = run(pytester, "--cases", ".", "--backend=onnxruntime", f"--results={serial_out}")
+    parallel = run(pytester, "--cases", ".", "--backend=onnxruntime", "-n", "2", f"--results={xdist_out}")
+    assert serial.parseoutcomes() == parallel.parseoutcomes()
+    key = lambda r: (r["id"], r["backend"], r["status"], r["max_abs_err"])  # noqa: E731
+    assert sorted(map(key, records(serial_out))) == sorted(map(key, records(xdist_out)))
+    assert len(records(xdist_out)) == 16
+
+
+def test_backend_option_forms(pytester: pytest.Pytester):
+    pytester.makefile(".yaml", good=GOOD)
+    both = run(pytester, "--cases", ".", "--backend=onnxruntime,openvino", "--collect-only", "-q")
+    repeated = run(pytester, "--cases", ".", "--backend=onnxruntime", "--backend", "openvino", "--collect-only", "-q")
+    ids = [line for line in both.outlines if "::" in line]
+    assert ids == [line for line in repeated.outlines if "::" in line]
+    assert any(line.endswith("::openvino") for line in ids)
+    everything = run(pytester, "--cases", ".", "--backend=all", "--collect-only", "-q")
+    assert any(line.endswith("::onnxruntime") for line in everything.outlines)
+    missing = run(pytester, "--cases", ".", "--backend=nosuchruntime")
+    assert missing.ret == 4 and "no backend named 'nosuchruntime'" in missing.stderr.str()
+
+
+def test_plugin_is_inert_without_conformance_options(pytester: pytest.Pytester):
+    pytester.makefile(".yaml", good=GOOD)
+    pytester.makepyfile(test_plain="def test_one():\n    assert True\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "conformance summary" not in result.stdout.str()
