@@ -26,7 +26,8 @@ GOOD = textwrap.dedent("""\
           x: {shape: [2, 3, 9], random: {seed: 4}}
 """)
 
-WRONG = GOOD.replace("data: [6, 7.5, 12, 13.5]", "data: [6, 7.5, 12, 13.7]").replace("source: onnx-example", "source: edge")
+WRONG = GOOD.replace("data: [6, 7.5, 12, 13.5]", "data: [6, 7.5, 12, 13.7]")
+WRONG = WRONG.replace("source: onnx-example", "source: edge")
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -85,7 +86,8 @@ def test_invalid_case_errors_alone(pytester: pytest.Pytester):
 
 
 def test_xdist_gives_the_same_items_and_outcomes(pytester: pytest.Pytester):
-    pytester.makefile(".yaml", good=GOOD, scratch=WRONG.replace("id: ceil", "id: wrong").replace("id: seeded", "id: s2"))
+    scratch = WRONG.replace("id: ceil", "id: wrong").replace("id: seeded", "id: s2")
+    pytester.makefile(".yaml", good=GOOD, scratch=scratch)
     serial_out, xdist_out = pytester.path / "serial.jsonl", pytester.path / "xdist.jsonl"
     serial = run(pytester, "--cases", ".", "--backend=onnxruntime", f"--results={serial_out}")
     parallel = run(pytester, "--cases", ".", "--backend=onnxruntime", "-n", "2", f"--results={xdist_out}")
