@@ -6,10 +6,7 @@ through html.escape. The results list is rendered in the browser from a JSON isl
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
 from datetime import datetime, timezone
 from html import escape
 
@@ -18,63 +15,12 @@ from conformance.records import FAILING, STATUSES, ResultRecord
 from .assets_css import CSS
 from .assets_js import JS
 from .baseline import BaselineDiff, Transition
+from .embed import embed_json, pack
 from .matrix import Cell, Matrix, build_matrix
 from .merge import Duplicate
 
 #: Tables of the static sections stop here: a 20,000-row list belongs in the filterable results list.
 LIST_LIMIT = 500
-#: A heatmap wider than this is max-pooled down: it is a picture of where errors are, not the data.
-GRID_LIMIT = 64
-_EMPTY = (None, "", [], {})
-
-
-def embed_json(data: object) -> str:
-    """JSON safe inside <script type="application/json">: no '<' can ever close the tag or open a comment."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return (
-        text.replace("<", "\\u003c")
-        .replace(">", "\\u003e")
-        .replace("&", "\\u0026")
-        .replace("\u2028", "\\u2028")
-        .replace("\u2029", "\\u2029")
-    )
-
-
-def _pool(grid: list[list[float]]) -> list[list[float]]:
-    rows, cols = len(grid), max((len(r) for r in grid), default=0)
-    step = max(1, -(-max(rows, cols) // GRID_LIMIT))
-    if step == 1:
-        return grid
-
-    def val(v: object) -> float:
-        try:
-            return float(v)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return float("nan")
-
-    return [
-        [max(val(v) for r in grid[i : i + step] for v in r[j : j + step]) for j in range(0, cols, step)]
-        for i in range(0, rows, step)
-    ]
-
-
-def compact(record: ResultRecord) -> dict[str, object]:
-    """The record as embedded: empty fields dropped (20,000 records must stay a few MB)."""
-    data = {k: v for k, v in asdict(record).items() if v not in _EMPTY and not (k == "unspecified" and v == 0)}
-    if record.error_grid:
-        data["error_grid"] = _pool(record.error_grid)
-    return _finite(data)  # type: ignore[return-value]
-
-
-def _finite(value: object) -> object:
-    """JSON has no NaN/inf (JSON.parse rejects them): carry them as strings, as records.py does on disk."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
 
 
 def _pct(value: float | None) -> str:
@@ -275,7 +221,7 @@ def render_html(
         f'details and repro command</small></h2>{_filters(m, counts)}<div id="count"></div><div id="list"></div>'
         '<button id="more" class="more" type="button">Show more</button></section>'
     )
-    data = {"statuses": list(STATUSES), "failing": sorted(FAILING), "records": [compact(r) for r in records]}
+    data = {"statuses": list(STATUSES), "failing": sorted(FAILING), "packed": pack(records)}
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

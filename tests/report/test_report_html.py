@@ -7,8 +7,9 @@ from pathlib import Path
 from conftest import XSS, rec
 
 from conformance.records import write_records
-from conformance.report import build_reports, format_terminal_matrix
-from conformance.report.html import GRID_LIMIT, compact, embed_json, render_html
+from conformance.report import build_reports, format_terminal_matrix, record_json
+from conformance.report.embed import GRID_LIMIT, compact, embed_json, unpack
+from conformance.report.html import render_html
 
 DATA = re.compile(r'<script type="application/json" id="report-data">(.*?)</script>', re.S)
 
@@ -22,7 +23,7 @@ def test_hostile_record_text_is_escaped(records: list) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in outside
     assert "<" not in island and ">" not in island
     data = json.loads(island)
-    evil = next(r for r in data["records"] if "alert" in r["id"])
+    evil = next(r for r in unpack(data["packed"]) if "alert" in r["id"])
     assert XSS in evil["id"] and XSS in evil["reason"] and evil["attributes"] == {"note": XSS}
 
 
@@ -79,3 +80,15 @@ def test_terminal_matrix(records: list) -> None:
     assert row.split()[1:] == ["15/15", "10/17", "F2", "15/16", "F1"]
     assert len(lines) < 25 and max(map(len, lines)) < 100
     assert format_terminal_matrix([]) == "no result records\n"
+
+
+def test_packed_data_round_trips(records: list) -> None:
+    page = render_html(records)
+    (island,) = DATA.findall(page)
+    unpacked = unpack(json.loads(island)["packed"])
+    assert unpacked == [json.loads(json.dumps(compact(r))) for r in records]
+
+
+def test_merged_file_matches_record_to_json(records: list) -> None:
+    records[0].max_ulp = float("inf")
+    assert [record_json(r) for r in records] == [r.to_json() for r in records]
