@@ -1,0 +1,66 @@
+"""``conformance list`` (case instances) and ``conformance backends`` (installed backends)."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+from pathlib import Path
+
+from conformance.plugin.state import REPO_CASES
+
+
+def iter_instances(case_dirs: list[Path]):
+    """(file, instance) for every case instance under the folders; broken files are reported on stderr."""
+    from conformance.suite.expand import expand
+    from conformance.suite.loader import CaseFileError, load_file
+    from conformance.suite.sources import imported_cases
+
+    for folder in case_dirs:
+        files = [folder] if folder.is_file() else sorted(folder.rglob("*.y*ml"))
+        for path in files:
+            try:
+                loaded = load_file(path)
+                cases = loaded.cases + imported_cases(loaded)
+            except (CaseFileError, ValueError) as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                continue
+            for error in loaded.errors:
+                print(f"error: {error}", file=sys.stderr)
+            for case in cases:
+                for instance in expand(case):
+                    yield path, instance
+
+
+def list_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="conformance list", description="List case instances.")
+    parser.add_argument("--cases", action="append", type=Path, help="case folder(s) (default: the repo's cases/)")
+    parser.add_argument("--domain", help="ai.onnx | openvino | onednn")
+    parser.add_argument("--op", help="operator name, e.g. AveragePool")
+    parser.add_argument("--source", help="spec-example | onnx-example | onnx-node-test | edge | negative | ...")
+    parser.add_argument("-k", help="glob over instance ids, e.g. '*ceil*'")
+    args = parser.parse_args(argv)
+    count = 0
+    for path, inst in iter_instances(args.cases or [REPO_CASES]):
+        if args.domain and inst.domain != args.domain or args.op and inst.op != args.op:
+            continue
+        if args.source and inst.source != args.source or args.k and not fnmatch.fnmatch(inst.id, args.k):
+            continue
+        count += 1
+        print(f"{inst.id}\t{inst.source}\t{path.name}")
+    print(f"{count} case instance(s)", file=sys.stderr)
+    return 0
+
+
+def backends_main(argv: list[str]) -> int:
+    argparse.ArgumentParser(prog="conformance backends", description="Installed backends.").parse_args(argv)
+    from conformance.backends import registry
+
+    for entry in registry.available():
+        if entry.error:
+            print(f"{entry.name:<16} not installed   {entry.error.splitlines()[0][:100]}")
+            continue
+        backend = registry.create(entry.name)
+        caps = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in backend.capabilities().items())
+        print(f"{entry.name:<16} {backend.version():<28} {caps}")
+    return 0

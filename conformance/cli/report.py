@@ -1,0 +1,31 @@
+"""``conformance report RESULTS.jsonl... [-o DIR] [--baseline OLD...]``: merge result files into one report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="conformance report", description=__doc__)
+    parser.add_argument("results", nargs="+", type=Path, help="result files (JSON lines; shards are merged)")
+    parser.add_argument("-o", "--output", type=Path, default=Path("reports"), help="output folder")
+    parser.add_argument("--baseline", type=Path, action="append", help="result file(s) of the previous run")
+    parser.add_argument("--title", default="", help="report title")
+    args = parser.parse_args(argv)
+    missing = [str(p) for p in args.results + (args.baseline or []) if not p.is_file()]
+    if missing:
+        print(f"conformance report: no such file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    from conformance.report import build_reports, format_terminal_matrix
+
+    try:
+        summary = build_reports(args.results, args.output, baseline=args.baseline, title=args.title)
+    except ValueError as exc:  # a malformed result line names its file and line
+        print(f"conformance report: {exc}", file=sys.stderr)
+        return 2
+    print(format_terminal_matrix(summary.records))
+    print()
+    print(summary.text())
+    return summary.exit_code
