@@ -1,10 +1,12 @@
-"""openvino: ``ai.onnx`` cases through OpenVINO's ONNX frontend, compiled for CPU."""
+"""openvino: ``ai.onnx`` cases through OpenVINO's ONNX frontend; ``openvino`` cases (AvgPool-1/14/16,
+AdaptiveAvgPool-8) built natively with the Python opset API (openvino_native.py). Both compile for CPU."""
 
 from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
 
+from conformance.backends import openvino_native as native
 from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.onnx_model import build_model
 from conformance.suite.model import CaseInstance
@@ -14,7 +16,7 @@ _UNSUPPORTED_MARKERS = ("not supported", "Unsupported", "No conversion rule", "i
 
 class OpenVinoBackend(Backend):
     name = "openvino"
-    description = "OpenVINO CPU plugin (ai.onnx cases through the ONNX frontend)"
+    description = "OpenVINO CPU plugin (ai.onnx through the ONNX frontend, openvino cases through the opset API)"
 
     def __init__(self, device: str | None = None):
         import openvino
@@ -30,14 +32,23 @@ class OpenVinoBackend(Backend):
         return openvino.get_version()
 
     def capabilities(self) -> dict[str, list[str]]:
-        return {"ai.onnx": ["AveragePool", "GlobalAveragePool"], "device": [self.device]}
+        return {
+            "ai.onnx": ["AveragePool", "GlobalAveragePool"],
+            "openvino": [f"{op}-{v}" for op, versions in native.OPSETS.items() for v in versions],
+            "device": [self.device],
+        }
 
     def supports(self, case: CaseInstance) -> Support:
+        if case.domain == "openvino":
+            return native.supports(case)
         if case.domain != "ai.onnx":
-            return Support.no(f"openvino runs ai.onnx cases here; {case.domain} cases need the native backend")
+            return Support.no(f"openvino runs ai.onnx and openvino cases; {case.domain} cases have no OpenVINO form")
         return Support.yes()
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        if case.domain == "openvino":
+            compiled = self._core.compile_model(native.build_model(case, inputs), self.device)
+            return run_compiled(compiled, inputs[:1], case.dtype)  # output_size is a Constant, not fed
         model = build_model(case, check=not case.expect_error)
         try:
             ov_model = self._core.read_model(model.SerializeToString())
