@@ -113,7 +113,7 @@ function body(r){
     ['max abs err',num(r.max_abs_err)],['max rel err',num(r.max_rel_err)],['max ulp',num(r.max_ulp)],
     ['mismatches',mm,r.mismatches>0],['unspecified',r.unspecified?r.unspecified+' elements':''],
     ['tolerance',r.tolerance]]));
-  b.appendChild(left);b.appendChild(right);
+  b.appendChild(left);if(right.lastChild.children.length)b.appendChild(right);
   if(r.worst&&r.worst.length)b.appendChild(worst(r.worst));
   if(r.error_grid&&r.error_grid.length)b.appendChild(heat(r.error_grid));
   if(r.repro||r.nodeid){
@@ -132,6 +132,7 @@ function worst(w){
     var tr=el('tr');
     [Array.isArray(e.index)?'['+e.index.join(',')+']':e.index,num(e.expected),num(e.actual),num(e.abs_err),
       num(e.allowed),ratio==null?'':num(ratio)].forEach(function(x){tr.appendChild(el('td',{text:String(x)}));});
+    if(ratio>1)tr.lastChild.className='mismatch';
     t.appendChild(tr);
   });
   return el('div',null,el('h4',{text:'Worst elements'}),t);
