@@ -6,6 +6,7 @@ One hook concern per module, as in pytest's own plugins.
 """
 
 from conformance.plugin.collect import pytest_collect_file, pytest_configure  # noqa: F401
+from conformance.plugin.gate import pytest_collection_modifyitems  # noqa: F401
 from conformance.plugin.options import pytest_addoption  # noqa: F401
 from conformance.plugin.results import (  # noqa: F401
     pytest_runtest_logreport,

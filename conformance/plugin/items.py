@@ -90,6 +90,9 @@ class CaseItem(pytest.Item):
         )
         record.nodeid = self.nodeid
         record.repro = repro_command(self, record)
+        state = self.config.stash[state_key]
+        if state.expectations is not None:
+            state.expectations.apply(record)
         self.record = record
         for key in ("status", "backend_version", "max_abs_err", "max_rel_err", "max_ulp", "mismatches", "elements",
                     "tolerance", "duration_s"):

@@ -22,3 +22,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write result records (JSON lines) here; default reports/results.jsonl when cases ran",
     )
     group.addoption("--no-reference", action="store_true", help="skip the 'reference' column items")
+    group.addoption(
+        "--expectations", action="append", default=[], metavar="FILE",
+        help="expectations file (known divergences, strict xfail); the repo's expectations/*.yaml always apply",
+    )
+    group.addoption("--no-default-expectations", action="store_true", help="ignore the repo's expectations/")
+    group.addoption(
+        "--strict-expectations", action="store_true",
+        help="fail the run when an expectations entry matches no item (stale lists must not rot)",
+    )
+    group.addoption("--shard", default=None, metavar="I/N", help="run only shard I of N (balanced by case cost)")

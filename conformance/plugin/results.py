@@ -74,6 +74,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     records = sorted(state.records, key=lambda r: (r.id, r.backend))
     write_records(Path(target), records)
     state.results_path = target
+    from conformance.plugin.gate import stale_report
+
+    if config.getoption("strict_expectations") and stale_report(state) and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
@@ -89,6 +93,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     tr.write_line(f"{'backend':<28}" + "".join(f"{s:>12}" for s in shown))
     for backend in sorted(counts):
         tr.write_line(f"{backend:<28}" + "".join(f"{counts[backend][s]:>12}" for s in shown))
-    path = getattr(state, "results_path", None)
-    if path:
-        tr.write_line(f"result records: {path}")
+    if state.results_path:
+        tr.write_line(f"result records: {state.results_path}")
+    from conformance.plugin.gate import stale_report
+
+    for line in stale_report(state):
+        tr.write_line(f"stale expectation: {line}", yellow=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +31,8 @@ class State:
     explicit_files: set[Path] = field(default_factory=set)
     backends: list[Backend] = field(default_factory=list)
     records: list[ResultRecord] = field(default_factory=list)
+    expectations: Any = None  # conformance.expectations.Expectations
+    results_path: str | None = None
 
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
@@ -44,7 +47,11 @@ class State:
                 raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         paths = [a.split("::")[0] for a in config.args]
         explicit = {Path(p).resolve() for p in paths if p.endswith((".yaml", ".yml"))}
-        return cls(config, specs, dirs, explicit, backends)
+        from conformance.plugin.gate import load_expectations
+
+        state = cls(config, specs, dirs, explicit, backends)
+        state.expectations, _ = load_expectations(config)
+        return state
 
     def is_case_file(self, path: Path) -> bool:
         path = path.resolve()

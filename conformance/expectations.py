@@ -1,0 +1,158 @@
+"""Expectations files: known divergences, applied as strict xfail (docs/ci-gate.md).
+
+An entry matches a whole item id (``<instance id>::<backend>``) exactly (``id:``) or through an explicit pattern
+(``glob:``) anchored on the whole id, where only ``*`` is special — never substring matching, which silently
+swallows tests elsewhere. Entries may be limited to backend version ranges. A failing result that an entry
+expects becomes ``xfail``; a passing one becomes ``xpass``, which fails the run (the divergence was fixed: drop
+the entry). An entry that matches no item of a run is reported as stale.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from conformance.records import ResultRecord
+
+EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
+_VERSION_CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9.]*)\s*$")
+
+
+class ExpectationsError(ValueError):
+    pass
+
+
+@dataclass
+class Entry:
+    reason: str
+    id: str | None = None
+    glob: str | None = None
+    link: str = ""
+    status: str | None = None  # the failing status expected; None: any failing status
+    versions: str = ""  # e.g. ">=2026.0,<2027"
+    file: str = ""
+    line: int = 0
+    _regex: re.Pattern | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.glob is not None:
+            self._regex = re.compile("^" + ".*".join(re.escape(part) for part in self.glob.split("*")) + "$")
+
+    @property
+    def key(self) -> str:
+        return self.id if self.id is not None else f"glob:{self.glob}"
+
+    def matches_id(self, item_id: str) -> bool:
+        return item_id == self.id if self.id is not None else bool(self._regex and self._regex.match(item_id))
+
+    def matches(self, item_id: str, backend_version: str = "") -> bool:
+        return self.matches_id(item_id) and version_in_range(backend_version, self.versions)
+
+    def to_yaml(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id} if self.id is not None else {"glob": self.glob}
+        data["reason"] = self.reason
+        for key in ("link", "status", "versions"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
+        return data
+
+
+def version_in_range(version: str, spec: str) -> bool:
+    if not spec:
+        return True
+    have = _numbers(version)
+    for clause in spec.split(","):
+        match = _VERSION_CLAUSE.match(clause)
+        if not match:
+            raise ExpectationsError(f"bad version clause {clause!r} in {spec!r} (use >=, <=, ==, !=, >, <)")
+        op, wanted = match.group(1), _numbers(match.group(2))
+        width = max(len(have), len(wanted))
+        a, b = have + (0,) * (width - len(have)), wanted + (0,) * (width - len(wanted))
+        ok = {">=": a >= b, "<=": a <= b, "==": a == b, "!=": a != b, ">": a > b, "<": a < b}[op]
+        if not ok:
+            return False
+    return True
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    match = re.match(r"\s*([0-9]+(?:\.[0-9]+)*)", version or "")
+    return tuple(int(p) for p in match.group(1).split(".")) if match else ()
+
+
+@dataclass
+class Expectations:
+    entries: list[Entry] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+
+    @classmethod
+    def load(cls, paths: list[Path]) -> Expectations:
+        entries: list[Entry] = []
+        for path in paths:
+            entries.extend(load_file(path))
+        return cls(entries)
+
+    def find(self, item_id: str, backend_version: str) -> Entry | None:
+        for entry in self.entries:
+            if entry.matches(item_id, backend_version):
+                return entry
+        return None
+
+    def apply(self, record: ResultRecord) -> ResultRecord:
+        """Turn an expected failure into xfail and an unexpected pass into xpass (strict)."""
+        entry = self.find(record.item_id, record.backend_version)
+        if entry is None:
+            return record
+        self.used.add(entry.key)
+        note = entry.reason + (f" ({entry.link})" if entry.link else "")
+        record.expectation = note
+        if record.status in EXPECTED_STATUSES and (entry.status is None or entry.status == record.status):
+            record.reason = f"expected failure: {note}\n{record.reason}"
+            record.status = "xfail"
+        elif record.status == "pass":
+            record.status = "xpass"
+            record.reason = f"unexpected pass: the expectation no longer holds, remove it: {note}"
+        elif record.status in EXPECTED_STATUSES:  # failing, but not the way the entry says
+            record.reason = f"expected {entry.status}, got {record.status}: {note}\n{record.reason}"
+        return record
+
+    def stale(self, item_ids: list[str]) -> list[Entry]:
+        """Entries whose id or pattern matches none of the given item ids (version ranges aside)."""
+        return [e for e in self.entries if not any(e.matches_id(i) for i in item_ids)]
+
+
+def load_file(path: Path) -> list[Entry]:
+    path = Path(path)
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ExpectationsError(f"{path}: cannot read expectations: {exc}") from None
+    raw = doc.get("entries", []) if isinstance(doc, dict) else None
+    if not isinstance(raw, list):
+        raise ExpectationsError(f"{path}: an expectations file is a mapping with a list under 'entries'")
+    entries = []
+    for number, item in enumerate(raw, 1):
+        where = f"{path}: entry {number}"
+        if not isinstance(item, dict) or set(item) - {"id", "glob", "reason", "link", "status", "versions"}:
+            raise ExpectationsError(f"{where}: keys are id|glob, reason, link, status, versions")
+        if ("id" in item) == ("glob" in item):
+            raise ExpectationsError(f"{where}: give exactly one of id (exact) or glob (whole-id pattern)")
+        if not str(item.get("reason", "")).strip():
+            raise ExpectationsError(f"{where}: every entry needs a reason")
+        if item.get("status") not in (None, *EXPECTED_STATUSES):
+            raise ExpectationsError(f"{where}: status must be one of {', '.join(sorted(EXPECTED_STATUSES))}")
+        entry = Entry(reason=str(item["reason"]), id=item.get("id"), glob=item.get("glob"),
+                      link=str(item.get("link", "")), status=item.get("status"),
+                      versions=str(item.get("versions", "")), file=str(path), line=number)
+        version_in_range("0", entry.versions)  # validate the range syntax now, not at first use
+        entries.append(entry)
+    return entries
+
+
+def write_file(path: Path, entries: list[Entry], header: str = "") -> None:
+    body = yaml.safe_dump({"entries": [e.to_yaml() for e in entries]}, sort_keys=False, width=120,
+                          allow_unicode=True)
+    Path(path).write_text((header + "\n" if header else "") + body, encoding="utf-8")

@@ -1,0 +1,84 @@
+"""The CI gate inside pytest: expectations (strict xfail, stale entries) and deterministic, balanced shards."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conformance.plugin.state import state_key
+
+
+def default_expectation_files(config: pytest.Config) -> list[Path]:
+    folder = Path(config.rootpath) / "expectations"
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def load_expectations(config: pytest.Config):
+    from conformance.expectations import Expectations, ExpectationsError
+
+    files = [] if config.getoption("no_default_expectations") else default_expectation_files(config)
+    files += [Path(p) for p in config.getoption("expectations") or []]
+    try:
+        return Expectations.load(files), files
+    except ExpectationsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def parse_shard(value: str | None) -> tuple[int, int] | None:
+    if not value:
+        return None
+    match = re.fullmatch(r"(\d+)/(\d+)", value.strip())
+    if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
+        raise pytest.UsageError(f"--shard={value}: expected i/n with 1 <= i <= n, e.g. 2/3")
+    return int(match.group(1)), int(match.group(2))
+
+
+def item_cost(item: pytest.Item) -> float:
+    """Estimated cost: a fixed per-item overhead plus the elements the case moves (inputs)."""
+    instance = getattr(item, "instance", None)
+    if instance is None:
+        return 1.0
+    elements = sum(max(1, _prod(shape)) for shape in instance.input_shapes)
+    return 1.0 + elements / 20_000.0
+
+
+def _prod(shape) -> int:
+    total = 1
+    for dim in shape:
+        total *= int(dim)
+    return total
+
+
+def assign_shards(items: list[pytest.Item], count: int) -> dict[str, int]:
+    """Longest-processing-time-first over the item set: deterministic (ties broken by node id) and balanced."""
+    loads = [0.0] * count
+    assignment: dict[str, int] = {}
+    for cost, nodeid in sorted(((item_cost(i), i.nodeid) for i in items), key=lambda p: (-p[0], p[1])):
+        shard = min(range(count), key=lambda s: (loads[s], s))
+        loads[shard] += cost
+        assignment[nodeid] = shard
+    return assignment
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    state = config.stash.get(state_key, None)
+    shard = parse_shard(config.getoption("shard", default=None))
+    if state is None or shard is None:
+        return
+    index, count = shard
+    assignment = assign_shards(items, count)
+    keep = [i for i in items if assignment[i.nodeid] == index - 1]
+    dropped = [i for i in items if assignment[i.nodeid] != index - 1]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+    items[:] = keep
+
+
+def stale_report(state) -> list[str]:
+    if state.expectations is None or not state.expectations.entries:
+        return []
+    stale = state.expectations.stale([r.item_id for r in state.records])
+    return [f"{e.file}: entry {e.line} ({e.key}) matched no item of this run" for e in stale]
