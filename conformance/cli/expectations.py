@@ -1,0 +1,51 @@
+"""``conformance expectations update FILE --results RESULTS... [--backend B]``: rewrite an expectations file from
+a run — new failures are added with a TODO reason, fixed ones (now passing) are dropped — for human review."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, load_file, write_file
+from conformance.records import read_records
+
+TODO = "TODO: triage — new divergence found by `conformance expectations update`"
+
+
+def update(entries: list[Entry], records: list, backend: str | None) -> tuple[list[Entry], list[str], list[str]]:
+    """Returns (entries, added ids, dropped keys). Entries that match nothing in the results are kept."""
+    records = [r for r in records if backend is None or r.backend == backend]
+    book = Expectations(entries)
+    kept, dropped = [], []
+    for entry in entries:
+        matched = [r for r in records if entry.matches(r.item_id, r.backend_version)]
+        if matched and all(r.status in ("pass", "xpass") for r in matched):
+            dropped.append(entry.key)
+        else:
+            kept.append(entry)
+    added = []
+    for record in records:
+        failing = record.status in EXPECTED_STATUSES  # a failure no entry expected
+        if failing and book.find(record.item_id, record.backend_version) is None:
+            kept.append(Entry(reason=TODO, id=record.item_id, status=record.status))
+            added.append(record.item_id)
+    return kept, added, dropped
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="conformance expectations", description=__doc__)
+    parser.add_argument("action", choices=["update"])
+    parser.add_argument("file", type=Path, help="the expectations file to rewrite (created if missing)")
+    parser.add_argument("--results", type=Path, action="append", required=True, help="result file(s) of a run")
+    parser.add_argument("--backend", help="only records of this backend (default: all in the results)")
+    args = parser.parse_args(argv)
+    entries = load_file(args.file) if args.file.exists() else []
+    records = [r for path in args.results for r in read_records(path)]
+    kept, added, dropped = update(entries, records, args.backend)
+    write_file(args.file, kept, header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review TODOs.")
+    print(f"{args.file}: {len(added)} added, {len(dropped)} dropped (fixed), {len(kept)} entries")
+    for key in added:
+        print(f"  + {key}")
+    for key in dropped:
+        print(f"  - {key}")
+    return 0
