@@ -1,0 +1,105 @@
+"""The CI files are valid (GitHub itself is out of reach here): YAML structure, steps, expressions, and the
+README/.ci/run/tox contract."""
+
+from __future__ import annotations
+
+import configparser
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+ACTION = ROOT / ".github" / "actions" / "conformance" / "action.yml"
+EXPRESSION = re.compile(r"\$\{\{(.*?)\}\}", re.S)
+
+
+def load(path: Path) -> dict:
+    # YAML 1.1 reads the key `on` as True: accept both spellings
+    data = yaml.safe_load(path.read_text())
+    if True in data:
+        data["on"] = data.pop(True)
+    return data
+
+
+def check_steps(steps: list, where: str, composite: bool = False) -> None:
+    assert isinstance(steps, list) and steps, f"{where}: no steps"
+    for index, step in enumerate(steps):
+        assert isinstance(step, dict), f"{where} step {index}"
+        assert ("uses" in step) != ("run" in step), f"{where} step {index}: exactly one of uses/run"
+        if composite and "run" in step:
+            assert step.get("shell"), f"{where} step {index}: composite run steps need a shell"
+        if "uses" in step:
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[\w.-]+|\./[\w./-]+", step["uses"]), step["uses"]
+
+
+def check_expressions(text: str, where: str) -> None:
+    assert text.count("${{") == text.count("}}"), f"{where}: unbalanced ${{{{ }}}}"
+    for expr in EXPRESSION.findall(text):
+        assert expr.strip(), f"{where}: empty expression"
+        assert expr.count("(") == expr.count(")") and expr.count("'") % 2 == 0, f"{where}: {expr}"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_workflow_structure(path: Path):
+    data = load(path)
+    assert data.get("name") and data.get("on"), path
+    jobs = data["jobs"]
+    for name, job in jobs.items():
+        assert job.get("runs-on"), f"{path.name}:{name}: runs-on"
+        for need in [job["needs"]] if isinstance(job.get("needs"), str) else job.get("needs", []):
+            assert need in jobs, f"{path.name}:{name}: needs unknown job {need}"
+        check_steps(job["steps"], f"{path.name}:{name}")
+    check_expressions(path.read_text(), path.name)
+
+
+def test_conformance_workflow_is_a_backend_by_shard_matrix_with_a_merge_gate():
+    data = load(ROOT / ".github" / "workflows" / "conformance.yml")
+    matrix = data["jobs"]["suite"]["strategy"]["matrix"]
+    assert {"onnxruntime", "openvino", "onednn"} <= set(matrix["backend"])
+    assert len(matrix["shard"]) >= 2
+    merge_steps = " ".join(s.get("run", "") for s in data["jobs"]["merge"]["steps"])
+    assert "conformance report" in merge_steps and "--baseline" in merge_steps
+
+
+def test_reusable_action():
+    data = load(ACTION)
+    assert data["runs"]["using"] == "composite"
+    assert {"backend", "plugin-package", "expectations"} <= set(data["inputs"])
+    assert data["inputs"]["backend"]["required"] is True
+    check_steps(data["runs"]["steps"], "action.yml", composite=True)
+    text = ACTION.read_text()
+    check_expressions(text, "action.yml")
+    used_inputs = set(re.findall(r"inputs\.([\w-]+)", text))
+    assert used_inputs <= set(data["inputs"]), used_inputs - set(data["inputs"])
+
+
+def readme_command(marker: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    block = text.split(f"<!-- {marker} -->", 1)[1]
+    return block.split("```sh\n", 1)[1].split("```", 1)[0].strip()
+
+
+def test_readme_commands_and_ci_entry():
+    main_cmd, test_cmd = readme_command("main-command"), readme_command("test-command")
+    for cmd in (main_cmd, test_cmd):
+        assert 'pip install -e ".[all,test]"' in cmd and cmd.startswith("python3 -m venv")
+    assert "conformance run" in main_cmd and "pytest" in test_cmd
+    extracted = subprocess.run(
+        ["awk", "/<!-- test-command -->/{found=1; next} found && /^```/{if (inblock) exit; inblock=1; next} "
+         "found && inblock {print}", "README.md"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert extracted == test_cmd
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "<!-- test-command -->" in ci and "apt-get install" in ci and "chromium" in ci
+
+
+def test_tox_envs():
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / "tox.ini")
+    envlist = parser["tox"]["envlist"]
+    assert "tests" in envlist and "suite-onnxruntime" in envlist and "suite-openvino" in envlist
+    assert "pytest" in parser["testenv:tests"]["commands"]
