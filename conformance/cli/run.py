@@ -21,6 +21,8 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
         cmd += [f"--shard={args.shard}"]
     if args.k:
         cmd += ["-k", args.k]
+    elif not args.shard:
+        cmd += ["--strict-expectations"]  # a whole run: an entry matching nothing is a stale list, fail it
     return cmd + list(args.pytest_args)
 
 

@@ -10,15 +10,16 @@ import pytest
 from conformance.plugin.state import state_key
 
 
-def default_expectation_files(config: pytest.Config) -> list[Path]:
+def default_expectation_files(config: pytest.Config, backends: list[str]) -> list[Path]:
+    """The repository's ``expectations/<backend>.yaml`` of each selected backend."""
     folder = Path(config.rootpath) / "expectations"
-    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    return [folder / f"{name}.yaml" for name in backends if (folder / f"{name}.yaml").is_file()]
 
 
-def load_expectations(config: pytest.Config):
+def load_expectations(config: pytest.Config, backends: list[str]):
     from conformance.expectations import Expectations, ExpectationsError
 
-    files = [] if config.getoption("no_default_expectations") else default_expectation_files(config)
+    files = [] if config.getoption("no_default_expectations") else default_expectation_files(config, backends)
     files += [Path(p) for p in config.getoption("expectations") or []]
     try:
         return Expectations.load(files), files
@@ -80,5 +81,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def stale_report(state) -> list[str]:
     if state.expectations is None or not state.expectations.entries:
         return []
+    if state.config.getoption("shard", default=None):
+        return []  # an entry may match an item of another shard: only a whole run can call it stale
     stale = state.expectations.stale([r.item_id for r in state.records])
     return [f"{e.file}: entry {e.line} ({e.key}) matched no item of this run" for e in stale]

@@ -50,7 +50,7 @@ class State:
         from conformance.plugin.gate import load_expectations
 
         state = cls(config, specs, dirs, explicit, backends)
-        state.expectations, _ = load_expectations(config)
+        state.expectations, _ = load_expectations(config, [b.name for b in backends])
         return state
 
     def is_case_file(self, path: Path) -> bool:
