@@ -187,7 +187,9 @@ def _geometry(spatial: list[int], a: dict) -> _Pool:
         notes.append(f"auto_pad {a['auto']} resolved to pads {begin + end}")
     if a["rounding"] == "ceil_torch":
         notes.append("ceil_torch lowered as ceil_mode=1 (its drop rule does not fire here)")
-    return _Pool(kernel, strides, dilations, begin, end, ceil, not a["exclude"], notes)
+    # same_* pads already give ceil(in/stride) windows with floor rounding; ceil_mode there would add one.
+    same = a["auto"] in ("same_upper", "same_lower")
+    return _Pool(kernel, strides, dilations, begin, end, ceil and not same, not a["exclude"], notes)
 
 
 def _touches(start: int, dilation: int, kernel: int, size: int) -> bool:
