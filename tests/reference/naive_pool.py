@@ -40,7 +40,8 @@ def round_exact(q: Fraction, dtype: np.dtype) -> float:
 
 
 def pool_nc(x: np.ndarray, kernel, strides, dilations, pb, pe, outs, divisor: str):
-    """Generic naive average pooling of an N, C, spatial... array.  divisor: input | padded | kernel."""
+    """Generic naive average pooling of an N, C, spatial... array.  divisor: input | padded | kernel.
+    Returns (y, unspecified mask, largest number of input elements in one window)."""
     n_sp = x.ndim - 2
     for o in outs:
         if o < 1:
@@ -48,27 +49,30 @@ def pool_nc(x: np.ndarray, kernel, strides, dilations, pb, pe, outs, divisor: st
     y = np.full(x.shape[:2] + tuple(outs), np.nan, dtype=np.float64)
     mask = np.zeros(y.shape, dtype=bool)
     xs = x.astype(np.float64)
+    most = 0
     for n, c in itertools.product(range(x.shape[0]), range(x.shape[1])):
         for o in itertools.product(*(range(v) for v in outs)):
             total = Fraction(0)
-            count = 0
+            count = n_inside = 0
             for j in itertools.product(*(range(k) for k in kernel)):
                 pos = [o[a] * strides[a] - pb[a] + j[a] * dilations[a] for a in range(n_sp)]
                 inside = all(0 <= pos[a] < x.shape[2 + a] for a in range(n_sp))
                 in_padded = all(-pb[a] <= pos[a] < x.shape[2 + a] + pe[a] for a in range(n_sp))
                 if inside:
                     total += Fraction(float(xs[(n, c, *pos)]))
+                    n_inside += 1
                 if divisor == "input":
                     count += inside
                 elif divisor == "padded":
                     count += in_padded
                 else:
                     count += 1
+            most = max(most, n_inside)
             if count == 0:
                 mask[(n, c, *o)] = True
             else:
                 y[(n, c, *o)] = round_exact(total / count, x.dtype)
-    return y.astype(x.dtype), mask
+    return y.astype(x.dtype), mask, most
 
 
 def _shape(size, ext, s, pb, pe, ceil):
@@ -129,11 +133,11 @@ def onednn_avgpool(x: np.ndarray, attrs: dict):
     auto = "explicit" if auto_pad in ("None", "none") else auto_pad.lower()
     pb, pe, outs = _auto(auto, x.shape[2:], attrs["kernel"], attrs["strides"], [1] * n, attrs["pads_begin"],
                          attrs["pads_end"], attrs.get("rounding_type", "floor") == "ceil", False)
-    y, m = pool_nc(x, attrs["kernel"], attrs["strides"], [1] * n, pb, pe, outs,
-                   "input" if attrs["exclude_pad"] else "kernel")
+    y, m, most = pool_nc(x, attrs["kernel"], attrs["strides"], [1] * n, pb, pe, outs,
+                         "input" if attrs["exclude_pad"] else "kernel")
     if nxc:
         y, m = np.moveaxis(y, 1, -1), np.moveaxis(m, 1, -1)
-    return y, m
+    return y, m, most
 
 
 def adaptive_avgpool(x: np.ndarray, out_size) -> np.ndarray:

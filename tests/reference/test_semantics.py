@@ -193,3 +193,11 @@ def test_float16_and_float64_dtypes_preserved() -> None:
         x = np.arange(8, dtype=dtype).reshape(1, 1, 8)
         y = reference.evaluate("ai.onnx", "AveragePool", 11, [x], {"kernel_shape": [3]}).outputs[0]
         assert y.dtype == dtype and y.ravel().tolist() == [1, 2, 3, 4, 5, 6]
+
+
+def test_nan_input_poisons_only_its_windows() -> None:
+    x = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 6)
+    x[0, 0, 0] = np.nan
+    res = reference.evaluate("ai.onnx", "AveragePool", 22, [x], {"kernel_shape": [2], "strides": [2]})
+    assert np.isnan(res.outputs[0][0, 0, 0]) and res.outputs[0][0, 0, 1:].tolist() == [3.5, 5.5]
+    assert res.unspecified == [None]  # a NaN input is not an unspecified output
