@@ -108,7 +108,10 @@ def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
         node = opset.adaptive_avg_pool(param, openvino.opset1.constant(size))
     else:
         a = avgpool_attrs(case)
-        extra = {"dilations": a.dilations} if case.version >= 16 and a.dilations is not None else {}
+        # opset16.avg_pool without dilations builds dilations=[] and the CPU plugin then segfaults at compile
+        # (openvino 2026.4.1): pass the spec default (all 1) explicitly.
+        ones = [1] * len(a.kernel)
+        extra = {"dilations": a.dilations if a.dilations is not None else ones} if case.version >= 16 else {}
         node = opset.avg_pool(
             param, a.strides, a.pads_begin, a.pads_end, a.kernel, a.exclude_pad, a.rounding_type, a.auto_pad, **extra
         )
