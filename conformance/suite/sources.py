@@ -1,14 +1,62 @@
-"""Case sources other than literal YAML cases (``import:`` entries of a case file)."""
+"""Case sources other than literal YAML cases (``import:`` entries of a case file).
+
+    import: {from: onnx-node-tests, pattern: "test_averagepool_*"}
+    import:
+      - {from: onnx-node-tests, pattern: "test_averagepool_*"}
+      - {from: onnx-node-tests, pattern: "test_globalaveragepool*", exclude: ["*_expanded*"]}
+
+``from`` names the source; unknown sources are an error naming the file. Imported cases must be of the file's
+op and domain (an import that matches nothing is an error too: a renamed upstream test must not go unnoticed).
+"""
 
 from __future__ import annotations
 
-from conformance.suite.loader import LoadedFile
+import fnmatch
+from collections.abc import Callable
+
+from conformance.suite.loader import CaseFileError, LoadedFile
 from conformance.suite.model import Case
+
+IMPORT_KEYS = {"from", "pattern", "exclude"}
+
+
+def _onnx_node_tests(loaded: LoadedFile, entry: dict) -> list[Case]:
+    from conformance.suite import onnx_node_tests
+
+    pattern = entry.get("pattern", "test_*")
+    excludes = entry.get("exclude") or []
+    if isinstance(excludes, str):
+        excludes = [excludes]
+    cases = []
+    for test in onnx_node_tests.matching(str(pattern)):
+        if any(fnmatch.fnmatchcase(test.name, e) for e in excludes):
+            continue
+        if test.op != loaded.op or test.domain != loaded.domain:
+            continue
+        cases.append(onnx_node_tests.to_case(test, file=loaded.path))
+    if not cases:
+        raise CaseFileError(loaded.path, 0, None, f"import from onnx-node-tests: no {loaded.op} node test of the "
+                            f"installed onnx matches pattern {pattern!r}")
+    return cases
+
+
+SOURCES: dict[str, Callable[[LoadedFile, dict], list[Case]]] = {
+    "onnx-node-tests": _onnx_node_tests,
+}
 
 
 def imported_cases(loaded: LoadedFile) -> list[Case]:
     cases: list[Case] = []
     for entry in loaded.imports:
-        kind = entry.get("from") if isinstance(entry, dict) else entry
-        raise ValueError(f"{loaded.path}: unknown import source {kind!r}")
+        if not isinstance(entry, dict):
+            raise CaseFileError(loaded.path, 0, None, f"an import entry is a mapping {{from: SOURCE, pattern: GLOB}}, "
+                                f"got {entry!r}")
+        unknown = set(entry) - IMPORT_KEYS
+        if unknown:
+            raise CaseFileError(loaded.path, 0, None, f"import: unknown key(s) {', '.join(sorted(unknown))}")
+        kind = entry.get("from")
+        source = SOURCES.get(kind)
+        if source is None:
+            raise CaseFileError(loaded.path, 0, None, f"unknown import source {kind!r} (known: {', '.join(SOURCES)})")
+        cases.extend(source(loaded, entry))
     return cases

@@ -1,0 +1,136 @@
+"""ONNX backend node tests as conformance cases, built in memory from the installed ``onnx`` package.
+
+onnx >= 1.20 no longer ships the node tests as ``.pb`` files; its per-op case modules
+(``onnx.backend.test.case.node.<module>``) build them when imported (``expect()`` appends one ``TestCase`` per
+test to ``onnx.backend.test.case.node._NodeTestCases``). Importing only the modules of the ops we need takes a
+fraction of ``load_model_tests(kind="node")`` (which imports every op's module). The result is cached per
+process: pytest collection calls this on every xdist worker.
+
+The expected values of these tests are computed with onnx's own reference helpers (except the precomputed ones):
+they are not an independent oracle, the `reference` column checks them against ours.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import importlib
+import pkgutil
+from dataclasses import dataclass
+
+import numpy as np
+
+from conformance.suite.model import Case, TensorSpec
+
+SOURCE = "onnx-node-test"
+TAG = "onnx-node-test"
+#: The ops the harness has a reference for, and whether each has a dedicated onnx case module.
+OPS = ("AveragePool", "GlobalAveragePool")
+_NODE_PACKAGE = "onnx.backend.test.case.node"
+
+
+@dataclass(frozen=True)
+class NodeTest:
+    name: str
+    op: str
+    domain: str
+    opset: int
+    attributes: dict
+    inputs: tuple[tuple[str, np.ndarray], ...]
+    outputs: tuple[tuple[str, np.ndarray], ...]
+    rtol: float = 1e-3
+    atol: float = 1e-7
+
+
+def _module_names(op: str) -> list[str]:
+    """The onnx case modules that may hold tests for `op` (its own module by convention, e.g. averagepool)."""
+    package = importlib.import_module(_NODE_PACKAGE)
+    names = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    own = op.lower()
+    return [f"{_NODE_PACKAGE}.{own}"] if own in names else []
+
+
+@functools.lru_cache(maxsize=1)
+def node_tests() -> tuple[NodeTest, ...]:
+    """Every node test of the installed onnx whose single node is one of OPS (cached per process)."""
+    import onnx  # noqa: F401  (the case modules need it imported first)
+
+    for op in OPS:
+        for module in _module_names(op):
+            importlib.import_module(module)  # its class body runs the exports once per process
+    from onnx.backend.test.case.node import _NodeTestCases
+
+    tests = []
+    seen: set[str] = set()
+    for test_case in list(_NodeTestCases):
+        converted = _convert(test_case)
+        if converted is not None and converted.name not in seen:
+            seen.add(converted.name)
+            tests.append(converted)
+    return tuple(tests)
+
+
+def _convert(test_case) -> NodeTest | None:
+    from onnx import helper, numpy_helper
+
+    model = test_case.model
+    if model is None or len(model.graph.node) != 1:
+        return None
+    node = model.graph.node[0]
+    domain = node.domain or "ai.onnx"
+    if node.op_type not in OPS or domain != "ai.onnx":
+        return None
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    if opset is None or not test_case.data_sets:
+        return None
+    attributes = {}
+    for attribute in node.attribute:
+        value = helper.get_attribute_value(attribute)
+        if isinstance(value, bytes):
+            value = value.decode()
+        elif isinstance(value, list):
+            value = [v.decode() if isinstance(v, bytes) else v for v in value]
+        attributes[attribute.name] = value
+    inputs, outputs = test_case.data_sets[0]
+
+    def arrays(names, values):
+        result = []
+        for name, value in zip(names, values):
+            array = value if isinstance(value, np.ndarray) else numpy_helper.to_array(value)
+            result.append((name, np.array(array, copy=True)))
+        return tuple(result)
+
+    return NodeTest(
+        name=test_case.name, op=node.op_type, domain="ai.onnx", opset=int(opset), attributes=attributes,
+        inputs=arrays([n for n in node.input if n], inputs), outputs=arrays([n for n in node.output if n], outputs),
+        rtol=float(getattr(test_case, "rtol", 1e-3)), atol=float(getattr(test_case, "atol", 1e-7)),
+    )
+
+
+def matching(pattern: str) -> list[NodeTest]:
+    return [t for t in node_tests() if fnmatch.fnmatchcase(t.name, pattern)]
+
+
+def to_case(test: NodeTest, file: str = "", line: int = 0) -> Case:
+    from conformance.suite.dtypes import dtype_name
+
+    def spec(name: str, array: np.ndarray) -> TensorSpec:
+        return TensorSpec(name=name, shape=tuple(array.shape), dtype=dtype_name(array.dtype), array=array)
+
+    dtype = dtype_name(test.inputs[0][1].dtype)
+    return Case(
+        id=test.name, op=test.op, domain=test.domain, versions=(test.opset,), source=SOURCE,
+        attributes=dict(test.attributes), inputs=tuple(spec(n, a) for n, a in test.inputs),
+        outputs=tuple(spec(n, a) for n, a in test.outputs), dtypes=(dtype,), tags=(TAG,),
+        # onnx's own tolerance, for checking its expected values against our reference only (some are printed
+        # with four decimals); backends are judged against the reference with the harness's policy
+        tolerance={"backends": {"reference": {"rtol": test.rtol, "atol": test.atol}}},
+        reason=f"onnx {_onnx_version()} backend node test {test.name}", file=file, line=line,
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _onnx_version() -> str:
+    import onnx
+
+    return onnx.__version__
