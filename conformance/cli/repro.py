@@ -1,0 +1,92 @@
+"""``conformance repro ID --backend B -o DIR``: a standalone reproduction of one result.
+
+ID is a case instance id (``ai.onnx/AveragePool-22/2d_ceil[float32]``) or an item id (``...::onnxruntime``, the
+backend then comes from it). The case is looked up in the repo's cases/ and any ``--cases`` folders; with
+``--results`` the matching record is read too (its observed error goes into the README, and its case file is
+searched when the id is not in the folders).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from pathlib import Path
+
+from conformance.records import ResultRecord, read_records
+from conformance.suite.model import CaseInstance
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="conformance repro", description=__doc__.splitlines()[0])
+    parser.add_argument("id", help="case instance id, or item id <instance>::<backend>")
+    parser.add_argument("--backend", help="backend name (default: the one in an item id, or in the record)")
+    parser.add_argument("-o", "--output", type=Path, default=Path("repro"), help="output folder (default: repro/)")
+    parser.add_argument("--cases", action="append", type=Path, default=[], help="extra case folder(s) or file(s)")
+    parser.add_argument("--results", type=Path, help="results JSON-lines file holding the record to reproduce")
+    args = parser.parse_args(argv)
+
+    instance_id, _, item_backend = args.id.partition("::")
+    backend = args.backend or item_backend
+    if args.backend and item_backend and args.backend != item_backend:
+        return _fail(f"--backend {args.backend} contradicts the item id's backend {item_backend}")
+    record = None
+    if args.results:
+        try:
+            record, backend = _record(args.results, instance_id, backend)
+        except (OSError, ValueError) as exc:
+            return _fail(str(exc))
+    if not backend:
+        return _fail("which backend? pass --backend NAME or an item id <instance>::<backend>")
+
+    from conformance.plugin.state import REPO_CASES
+
+    folders = [REPO_CASES, *args.cases]
+    if record is not None and record.case_file:
+        recorded = Path(record.case_file.rsplit(":", 1)[0])
+        folders += [recorded] if recorded.is_file() else []
+    instance, known = _find(instance_id, folders)
+    if instance is None:
+        close = difflib.get_close_matches(instance_id, known, n=5, cutoff=0.6)
+        close += [k for k in known if instance_id and instance_id in k and k not in close][: 5 - len(close)]
+        hint = "".join(f"\n  {k}" for k in close) if close else " (none close; see `conformance list`)"
+        return _fail(f"no case instance {instance_id!r} in {', '.join(map(str, folders))}; close matches:{hint}")
+
+    from conformance.repro import ReproError, UnsafePath, write_repro
+
+    try:
+        target = write_repro(instance, backend, args.output, record)
+    except (ReproError, UnsafePath) as exc:
+        return _fail(str(exc))
+    print(f"wrote {target}")
+    print(f"run:  python {target / 'repro.py'}")
+    return EXIT_OK
+
+
+def _find(instance_id: str, folders: list[Path]) -> tuple[CaseInstance | None, list[str]]:
+    from conformance.cli.listing import iter_instances
+
+    known: list[str] = []
+    for _path, instance in iter_instances([f for f in folders if f.exists()]):
+        if instance.id == instance_id:
+            return instance, known
+        known.append(instance.id)
+    return None, known
+
+
+def _record(path: Path, instance_id: str, backend: str) -> tuple[ResultRecord | None, str]:
+    """The record for (id, backend); without a backend, the id's only record picks it."""
+    matches = [r for r in read_records(path) if r.id == instance_id and (not backend or r.backend == backend)]
+    if not matches:
+        raise ValueError(f"{path}: no record for {instance_id}" + (f" on {backend}" if backend else ""))
+    if not backend and len({r.backend for r in matches}) > 1:
+        names = ", ".join(sorted({r.backend for r in matches}))
+        raise ValueError(f"{path}: {instance_id} has records for several backends ({names}); pass --backend")
+    return matches[-1], backend or matches[-1].backend  # the last line wins, as in a re-run appended to a file
+
+
+def _fail(message: str) -> int:
+    print(f"conformance repro: {message}", file=sys.stderr)
+    return EXIT_USAGE
