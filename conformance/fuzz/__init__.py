@@ -1,0 +1,1 @@
+"""Differential fuzzing of backends against the reference (``conformance fuzz``)."""

@@ -1,0 +1,171 @@
+"""A fuzz draft: one pooling configuration in a domain-neutral form, and its lowering to a ``Case``.
+
+Strategies generate drafts, the shrinker edits them, the writer turns them into case YAML. Keeping one neutral
+form (kernel, strides, pads_begin/end, rounding, include_pad, ...) lets a single shrinker and a single signature
+serve every spec family; only ``attributes()`` knows each domain's spelling and defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from conformance.suite.expand import expand
+from conformance.suite.model import Case, CaseInstance, TensorSpec
+
+ADAPTIVE = ("openvino", "AdaptiveAvgPool")
+# Value generators a draft may carry. ``ones`` is the smallest: every window average is exactly 1.
+VALUE_LEVELS = ("ones", "arange", "random")
+
+
+@dataclass(frozen=True)
+class Draft:
+    """Channels-first (NCX) description of one case; ``layout`` only says how the instance is fed (oneDNN)."""
+
+    domain: str
+    op: str
+    version: int
+    dtype: str = "float32"
+    layout: str | None = None  # oneDNN: NCX or NXC; None elsewhere
+    batch: int = 1
+    channels: int = 1
+    spatial: tuple[int, ...] = (1,)
+    kernel: tuple[int, ...] = (1,)
+    strides: tuple[int, ...] = (1,)
+    dilations: tuple[int, ...] = (1,)
+    pads_begin: tuple[int, ...] = (0,)
+    pads_end: tuple[int, ...] = (0,)
+    auto_pad: str = "notset"  # notset | same_upper | same_lower | valid
+    rounding: str = "floor"  # floor | ceil | ceil_torch
+    include_pad: bool = False
+    output_size: tuple[int, ...] = ()  # AdaptiveAvgPool only
+    output_size_dtype: str = "int64"
+    values: str = "random"  # one of VALUE_LEVELS
+    value_seed: int = 0
+    mutation: str = ""  # name of the invalid-input mutation (strategies.MUTATIONS); "" = a valid case
+
+    @property
+    def rank(self) -> int:
+        return len(self.spatial)
+
+    @property
+    def adaptive(self) -> bool:
+        return (self.domain, self.op) == ADAPTIVE
+
+    def input_shape(self) -> tuple[int, ...]:
+        return (self.batch, self.channels, *self.spatial)
+
+    def drop_axis(self, axis: int) -> Draft:
+        def cut(values: tuple[int, ...]) -> tuple[int, ...]:
+            return values[:axis] + values[axis + 1:] if values else values
+
+        return replace(
+            self, spatial=cut(self.spatial), kernel=cut(self.kernel), strides=cut(self.strides),
+            dilations=cut(self.dilations), pads_begin=cut(self.pads_begin), pads_end=cut(self.pads_end),
+            output_size=cut(self.output_size),
+        )
+
+
+def _ints(values: tuple[int, ...]) -> list[int]:
+    return [int(v) for v in values]
+
+
+def attributes(draft: Draft) -> dict[str, Any]:
+    """The draft's attributes in its domain's spelling; optional attributes at their default are left out so a
+    written case shows only what matters."""
+    if draft.adaptive:
+        return {}
+    if draft.domain == "ai.onnx":
+        return _onnx_attributes(draft)
+    attrs: dict[str, Any] = {
+        "kernel": _ints(draft.kernel), "strides": _ints(draft.strides),
+        "pads_begin": _ints(draft.pads_begin), "pads_end": _ints(draft.pads_end),
+    }
+    if draft.domain == "openvino":
+        attrs["exclude-pad"] = not draft.include_pad
+        if draft.auto_pad != "notset":
+            attrs["auto_pad"] = draft.auto_pad
+        if draft.version >= 16 and any(d != 1 for d in draft.dilations):
+            attrs["dilations"] = _ints(draft.dilations)
+    else:  # onednn: the library's auto_pad spelling (FINDINGS.md: the documented lowercase is an erratum)
+        attrs["exclude_pad"] = not draft.include_pad
+        if draft.auto_pad != "notset":
+            attrs["auto_pad"] = draft.auto_pad.upper()
+    if draft.rounding != "floor":
+        attrs["rounding_type"] = draft.rounding
+    return attrs
+
+
+def _onnx_attributes(draft: Draft) -> dict[str, Any]:
+    attrs: dict[str, Any] = {"kernel_shape": _ints(draft.kernel)}
+    if any(s != 1 for s in draft.strides):
+        attrs["strides"] = _ints(draft.strides)
+    if draft.auto_pad != "notset":
+        attrs["auto_pad"] = draft.auto_pad.upper()
+    elif any(draft.pads_begin) or any(draft.pads_end):
+        attrs["pads"] = _ints(draft.pads_begin) + _ints(draft.pads_end)
+    if draft.version >= 10 and draft.rounding != "floor":
+        attrs["ceil_mode"] = 1
+    if draft.version >= 7 and draft.include_pad:
+        attrs["count_include_pad"] = 1
+    if draft.version >= 19 and any(d != 1 for d in draft.dilations):
+        attrs["dilations"] = _ints(draft.dilations)
+    return attrs
+
+
+def value_spec(draft: Draft) -> dict[str, Any]:
+    """The YAML generator of the data input: seeded, so a case file reproduces the exact values."""
+    if draft.values == "ones":
+        return {"arange": {"start": 1, "step": 0}}
+    if draft.values == "arange":
+        return {"arange": {"start": 1, "step": 1}}
+    return {"random": {"seed": draft.value_seed, "distribution": "uniform", "low": -4.0, "high": 4.0}}
+
+
+def case_parts(draft: Draft) -> tuple[dict[str, Any], dict[str, dict[str, Any]], str]:
+    """(attributes, inputs as YAML mappings, dtype) with the draft's mutation applied."""
+    from conformance.fuzz.strategies import apply_mutation  # strategies imports this module
+
+    attrs = attributes(draft)
+    x: dict[str, Any] = {"shape": list(draft.input_shape()), **value_spec(draft)}
+    inputs: dict[str, dict[str, Any]] = {"x": x}
+    if draft.adaptive:
+        inputs["output_size"] = {
+            "shape": [len(draft.output_size)], "dtype": draft.output_size_dtype, "data": _ints(draft.output_size),
+        }
+    dtype = draft.dtype
+    if draft.mutation:
+        attrs, inputs, dtype = apply_mutation(draft, attrs, inputs, dtype)
+    return attrs, inputs, dtype
+
+
+def to_case(draft: Draft, case_id: str, reason: str = "") -> Case:
+    attrs, inputs, dtype = case_parts(draft)
+    specs = tuple(
+        TensorSpec(
+            name=name, shape=tuple(body["shape"]), dtype=body.get("dtype"), data=body.get("data"),
+            random=body.get("random"), arange=body.get("arange"),
+        )
+        for name, body in inputs.items()
+    )
+    return Case(
+        id=case_id, op=draft.op, domain=draft.domain, versions=(draft.version,), source="fuzz",
+        attributes=attrs, inputs=specs, outputs=(),
+        dtypes=(dtype,), layouts=(draft.layout,) if draft.layout else (), expect_error=bool(draft.mutation),
+        reason=reason,
+    )
+
+
+def to_instance(draft: Draft, case_id: str, reason: str = "") -> CaseInstance:
+    (instance,) = expand(to_case(draft, case_id, reason))
+    return instance
+
+
+def describe(draft: Draft) -> str:
+    """One line for tables: input shape, attributes, dtype, layout, values."""
+    attrs, inputs, dtype = case_parts(draft)
+    attr_text = ", ".join(f"{k}={v}" for k, v in attrs.items())
+    extra = f" output_size={inputs['output_size']['data']}" if "output_size" in inputs else ""
+    layout = f" {draft.layout}" if draft.layout else ""
+    mutation = f" [invalid: {draft.mutation}]" if draft.mutation else ""
+    return f"x{inputs['x']['shape']} {dtype}{layout} {{{attr_text}}}{extra} values={draft.values}{mutation}"
