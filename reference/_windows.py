@@ -118,7 +118,7 @@ def to_dtype(y: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Round float64 once to `dtype` (round-to-nearest-even)."""
     if dtype == BF16:
         # ml_dtypes converts float64 -> bfloat16 through float32 (double rounding).  Rounding to
-        # float32 with round-to-odd first makes the second rounding exact (29 > 8 + 2 extra bits).
+        # float32 with round-to-odd first makes the second rounding exact (24 bits >= 8 + 2).
         y32 = y.astype(np.float32)
         inexact = (y32.astype(np.float64) != y) & np.isfinite(y)
         even = (y32.view(np.uint32) & 1) == 0

@@ -128,3 +128,15 @@ def test_inputs_are_not_modified() -> None:
     reference.evaluate("ai.onnx", "AveragePool", 22, [x], {"kernel_shape": [1]})
     reference.evaluate("ai.onnx", "AveragePool", 22, [x], {"kernel_shape": [3], "pads": [1, 1]})
     np.testing.assert_array_equal(x, before)
+
+
+def test_reference_knows_nothing_of_the_harness() -> None:
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(reference.__file__).parent
+    for path in root.glob("*.py"):
+        assert "conformance" not in path.read_text().replace("No dependency on ``conformance``", ""), path
+    code = "import sys, reference; assert 'conformance' not in sys.modules, 'reference imported conformance'"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root.parent)
