@@ -58,7 +58,7 @@ class ResultRecord:
 
     @property
     def item_id(self) -> str:
-        return f"{self.id}::{self.backend}"
+        return item_id(self.id, self.backend)
 
     def to_json(self) -> str:
         return json.dumps(_finite(asdict(self)), sort_keys=False, separators=(",", ":"))
@@ -67,6 +67,34 @@ class ResultRecord:
     def from_dict(cls, data: dict[str, Any]) -> ResultRecord:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def item_id(instance_id: str, backend: str) -> str:
+    """The id of one case instance on one backend, as pytest shows it: the parameters stay last.
+
+    ``ai.onnx/AveragePool-22/2d_ceil[float32]`` on ``onnxruntime`` is
+    ``ai.onnx/AveragePool-22/2d_ceil::onnxruntime[float32]`` (pytest 9 reads ``[...]`` only at the end of an id).
+    """
+    base, bracket, params = instance_id.partition("[")
+    return f"{base}::{backend}{bracket}{params}"
+
+
+def split_item_id(text: str) -> tuple[str, str | None]:
+    """(instance id, backend or None) from an item id, a pytest node id or a bare instance id.
+
+    Accepts ``case::backend[params]`` (pytest form), ``case[params]::backend`` and ``case[params]``; a leading
+    ``path/to/file.yaml::`` is dropped.
+    """
+    if ".yaml::" in text or ".yml::" in text:
+        text = text.split("::", 1)[1]
+    base, bracket, params = text.partition("[")
+    if "::" in base:  # case::backend[params]
+        case, _, backend = base.rpartition("::")
+        return f"{case}{bracket}{params}", backend
+    if "]::" in text:  # case[params]::backend
+        instance, _, backend = text.rpartition("::")
+        return instance, backend
+    return text, None
 
 
 def _finite(value: Any) -> Any:

@@ -30,10 +30,12 @@ class CaseFile(pytest.File):
             raise CaseFileError(str(exc)) from None
         for error in loaded.errors:
             yield BrokenCase.from_parent(self, name=error.case_id or f"line-{error.line}", error=str(error))
-        state = self.config.stash[state_key]
         for case in cases:
+            by_version: dict[str, list] = {}
             for instance in expand(case):
-                yield from instance_items(self, instance, state)
+                by_version.setdefault(instance.id.partition("[")[0], []).append(instance)
+            for name, instances in by_version.items():
+                yield CaseVersion.from_parent(self, name=name, instances=instances)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, CaseFileError):
@@ -55,17 +57,31 @@ class BrokenCase(pytest.Collector):
         return str(excinfo.value)
 
 
-def instance_items(parent: CaseFile, instance, state) -> Iterator[pytest.Item]:
-    """One item per backend, named ``<instance id>::<backend>``: a flat name (pytest resolves node-id arguments
-    with the parameter bracket in the last name only), plus the ``reference`` column where the case makes
-    claims of its own (literal outputs, a spec example, an expected rejection)."""
-    has_claims = instance.expect_error or instance.case.spec_example is not None or any(
-        t.data is not None or t.array is not None for t in instance.outputs
-    )
-    if state.with_reference and has_claims:
-        yield CaseItem.from_parent(parent, name=f"{instance.id}::reference", instance=instance, backend=None)
-    for backend in state.backends:
-        yield CaseItem.from_parent(parent, name=f"{instance.id}::{backend.name}", instance=instance, backend=backend)
+class CaseVersion(pytest.Collector):
+    """A case at one version (``ai.onnx/AveragePool-22/2d_ceil``); its items are ``<backend>[<dtype>[-layout]]``,
+    so node ids read ``...::ai.onnx/AveragePool-22/2d_ceil::onnxruntime[float32]`` (the parameters last, as
+    pytest resolves and prints them)."""
+
+    def __init__(self, *, instances, **kwargs):
+        super().__init__(**kwargs)
+        self.instances = instances
+
+    def collect(self) -> list[pytest.Item]:
+        state = self.config.stash[state_key]
+        items = []
+        for instance in self.instances:
+            params = "[" + instance.id.partition("[")[2]
+            has_claims = instance.expect_error or instance.case.spec_example is not None or any(
+                t.data is not None or t.array is not None for t in instance.outputs
+            )
+            # the reference column exists where the case makes claims of its own (literal outputs, a spec
+            # example, an expected rejection)
+            if state.with_reference and has_claims:
+                items.append(CaseItem.from_parent(self, name=f"reference{params}", instance=instance, backend=None))
+            for backend in state.backends:
+                items.append(CaseItem.from_parent(self, name=f"{backend.name}{params}", instance=instance,
+                                                  backend=backend))
+        return items
 
 
 class CaseFailed(Exception):
@@ -115,7 +131,7 @@ class CaseItem(pytest.Item):
     def reportinfo(self):
         line = self.instance.case.line
         # the trailing space keeps pytest from turning the dots of "ai.onnx" into "::" in verbose output
-        return self.path, line - 1 if line else None, f"{self.name} "
+        return self.path, line - 1 if line else None, f"{self.parent.name}::{self.name} "
 
 
 def repro_command(item: CaseItem, record: ResultRecord) -> str:

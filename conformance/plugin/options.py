@@ -32,3 +32,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="fail the run when an expectations entry matches no item (stale lists must not rot)",
     )
     group.addoption("--shard", default=None, metavar="I/N", help="run only shard I of N (balanced by case cost)")
+    group.addoption(
+        "--case-timeout", type=float, default=60.0, metavar="SECONDS",
+        help="an isolated backend that gives no result within SECONDS is killed: status timeout (0: no limit)",
+    )
+    group.addoption(
+        "--isolation", choices=("auto", "process", "none"), default="auto",
+        help="run backends in worker processes: auto = the native ones that can abort (default), process = all, "
+        "none = in-process (a crash ends the run)",
+    )

@@ -36,13 +36,14 @@ class State:
 
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
-        from conformance.backends import registry
+        from conformance.backends import isolation, registry
 
         specs = registry.parse_selection(backend_values)
         backends = []
         for spec in specs:
             try:
-                backends.append(registry.create(spec))
+                backends.append(isolation.wrap(registry.create(spec), spec, config.getoption("isolation", "auto"),
+                                               config.getoption("case_timeout", 60.0)))
             except Exception as exc:
                 raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         paths = [a.split("::")[0] for a in config.args]

@@ -9,7 +9,7 @@ import pytest
 
 from conformance.cli.expectations import update
 from conformance.expectations import Entry, Expectations, ExpectationsError, load_file, version_in_range
-from conformance.records import ResultRecord
+from conformance.records import ResultRecord, split_item_id
 
 CASES = textwrap.dedent("""\
     op: AveragePool
@@ -46,25 +46,25 @@ BUGGY = textwrap.dedent("""\
 """)
 FIXED = "import onnxruntime.backend as ort_backend\nsupports_device = ort_backend.supports_device\n" \
         "def prepare(model, device='CPU'):\n    return ort_backend.prepare(model, device)\n"
-ITEM = "ai.onnx/AveragePool-22/ceil[float32]::onnx-backend:vendor_rt"
+ITEM = "ai.onnx/AveragePool-22/ceil::onnx-backend:vendor_rt[float32]"
 
 
 def record(item_status: str, item_id: str = ITEM, version: str = "1.0") -> ResultRecord:
-    case_id, backend = item_id.rsplit("::", 1)
+    case_id, backend = split_item_id(item_id)
     return ResultRecord(id=case_id, op="AveragePool", domain="ai.onnx", version=22, dtype="float32",
                         backend=backend, backend_version=version, status=item_status)
 
 
 def test_entries_match_whole_ids_only():
-    exact = Entry(reason="r", id="ai.onnx/AveragePool-22/ceil[float32]::openvino")
-    assert exact.matches("ai.onnx/AveragePool-22/ceil[float32]::openvino")
-    assert not exact.matches("ai.onnx/AveragePool-22/ceil[float32]::openvino-ir")
+    exact = Entry(reason="r", id="ai.onnx/AveragePool-22/ceil::openvino[float32]")
+    assert exact.matches("ai.onnx/AveragePool-22/ceil::openvino[float32]")
+    assert not exact.matches("ai.onnx/AveragePool-22/ceil::openvino-ir[float32]")
     substring = Entry(reason="r", glob="ceil")
-    assert not substring.matches("ai.onnx/AveragePool-22/ceil[float32]::openvino")
-    pattern = Entry(reason="r", glob="ai.onnx/AveragePool-*/ceil[*]::openvino")
-    assert pattern.matches("ai.onnx/AveragePool-19/ceil[float16]::openvino")
-    assert not pattern.matches("ai.onnx/AveragePool-19/ceil[float16]::openvino-ir")
-    assert not pattern.matches("xai.onnx/AveragePool-19/ceil[float16]::openvino")
+    assert not substring.matches("ai.onnx/AveragePool-22/ceil::openvino[float32]")
+    pattern = Entry(reason="r", glob="ai.onnx/AveragePool-*/ceil::openvino[*]")
+    assert pattern.matches("ai.onnx/AveragePool-19/ceil::openvino[float16]")
+    assert not pattern.matches("ai.onnx/AveragePool-19/ceil::openvino-ir[float16]")
+    assert not pattern.matches("xai.onnx/AveragePool-19/ceil::openvino[float16]")
 
 
 def test_version_ranges():
@@ -102,7 +102,8 @@ def test_file_validation(tmp_path):
 def test_update_adds_new_failures_and_drops_fixed_ones():
     old = [Entry(reason="fixed now", id=ITEM), Entry(reason="still broken", id=ITEM.replace("ceil", "big")),
            Entry(reason="not in this run", id="x::y")]
-    records = [record("xpass"), record("xfail", ITEM.replace("ceil", "big")), record("crash", ITEM.replace("22", "19"))]
+    records = [record("xpass"), record("xfail", ITEM.replace("ceil", "big")),
+               record("crash", ITEM.replace("22", "19"))]
     kept, added, dropped = update(old, records, backend=None)
     assert dropped == [ITEM]
     assert added == [ITEM.replace("22", "19")]
@@ -121,6 +122,7 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 def test_gate_end_to_end(pytester: pytest.Pytester):
     pytester.makepyfile(vendor_rt=BUGGY)
     select = ["--backend=onnx-backend:vendor_rt", "-k", "ceil and float32 and AveragePool-22"]
+    assert split_item_id(ITEM) == ("ai.onnx/AveragePool-22/ceil[float32]", "onnx-backend:vendor_rt")
     # without an expectation the divergence fails the run
     result = _run(pytester, *select)
     result.assert_outcomes(failed=1)
