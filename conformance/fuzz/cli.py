@@ -1,0 +1,74 @@
+"""``conformance fuzz``: differential fuzzing of one op version on one backend against the reference."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from conformance.backends.base import Backend
+from conformance.fuzz.engine import FuzzConfig, fuzz
+from conformance.fuzz.writer import write
+
+#: Backends that may abort the whole process on some inputs (FINDINGS.md): never fuzzed in-process.
+NATIVE_ABORTING = ("onednn",)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="conformance fuzz", description=__doc__)
+    p.add_argument("--op", required=True, help="operator, e.g. AveragePool, AvgPool, AdaptiveAvgPool")
+    p.add_argument("--domain", required=True, choices=("ai.onnx", "openvino", "onednn"))
+    p.add_argument("--version", required=True, type=int, help="op version (opset) to generate for")
+    p.add_argument("--backend", required=True, help="backend name (as for pytest --backend)")
+    p.add_argument("--budget", type=int, default=200, help="number of generated cases (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="the same seed and budget give the same findings")
+    p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS", help="stop generating after this")
+    p.add_argument("--invalid", action="store_true",
+                   help="generate inputs the spec forbids: the reference rejects them, a backend must too")
+    p.add_argument("--max-shrink", type=int, default=200, help="backend runs allowed per shrink (default 200)")
+    p.add_argument("--no-isolation", action="store_true",
+                   help="run native backends in-process even though they may abort it")
+    p.add_argument("-o", "--output", default="findings", help="output folder (default findings/)")
+    return p
+
+
+def make_backend(name: str, isolate: bool) -> Backend:
+    from conformance.backends.registry import create
+
+    if name.partition(":")[0] in NATIVE_ABORTING and isolate:
+        try:
+            from conformance.backends.isolation import wrap
+        except ImportError:
+            raise SystemExit(
+                f"conformance fuzz: {name} can abort the process and process isolation "
+                "(conformance.backends.isolation) is not available; pass --no-isolation to risk it"
+            ) from None
+        return wrap(name)
+    return create(name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        backend = make_backend(args.backend, not args.no_isolation)
+    except SystemExit as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except Exception as exc:
+        print(f"conformance fuzz: cannot create backend {args.backend!r}: {exc}", file=sys.stderr)
+        return 2
+    config = FuzzConfig(
+        domain=args.domain, op=args.op, version=args.version, budget=args.budget, seed=args.seed,
+        time_budget=args.time_budget, invalid=args.invalid, max_shrink=args.max_shrink,
+    )
+    try:
+        report = fuzz(backend, config)
+    except LookupError as exc:  # reference.UnknownOp: no spec profile for this op/version
+        print(f"conformance fuzz: {exc}", file=sys.stderr)
+        return 2
+    cases_path, summary = write(report, args.output)
+    print(f"{report.cases} cases in {report.elapsed_s} s on {report.backend}: {len(report.findings)} finding(s)"
+          + (" (time budget reached)" if report.stopped_by_time else ""))
+    for finding in report.findings:
+        print(f"  {finding.signature}  x{finding.occurrences}: {finding.reason[:160]}")
+    print(f"summary: {summary}" + (f"\ncases: {cases_path}" if cases_path else ""))
+    return 1 if report.findings else 0

@@ -1,0 +1,158 @@
+"""The fuzz loop: generate drafts, run each on the reference and the backend, shrink and deduplicate divergences.
+
+Reproducibility: case ``i`` of a run is drawn from ``random.Random(f"{seed}:{i}")``, so the same seed and budget give
+the same cases, the same shrinking and the same findings (a time budget can only cut a run short, never change
+what an earlier case found).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+
+from conformance.backends.base import Backend
+from conformance.fuzz import signature as sig
+from conformance.fuzz.draft import Draft, to_instance
+from conformance.fuzz.shrink import shrink
+from conformance.fuzz.strategies import Profile, generate, profile
+from conformance.oracle import oracle_for
+from conformance.records import ResultRecord
+from conformance.runner import run_backend
+
+MAX_DRAWS = 30  # re-draws per case index until the reference gives the verdict the mode needs
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    domain: str
+    op: str
+    version: int
+    budget: int = 200
+    seed: int = 0
+    time_budget: float | None = None
+    invalid: bool = False
+    max_shrink: int = 200
+
+
+@dataclass
+class Finding:
+    signature: str
+    kind: str
+    draft: Draft  # shrunk
+    original: Draft  # as first generated
+    reason: str  # the backend's divergence on the shrunk draft
+    first_case: int
+    occurrences: int = 1
+    shrink_runs: int = 0
+    status: str = ""
+
+
+@dataclass
+class FuzzReport:
+    config: FuzzConfig
+    backend: str
+    backend_version: str
+    cases: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    findings: list[Finding] = field(default_factory=list)
+    elapsed_s: float = 0.0
+    stopped_by_time: bool = False
+    skipped_draws: int = 0
+
+
+class _Runner:
+    """Runs drafts on one backend; counts every backend execution (generation and shrinking)."""
+
+    def __init__(self, backend: Backend, config: FuzzConfig):
+        self.backend, self.config = backend, config
+        self.runs = 0
+
+    def run(self, draft: Draft, case_id: str) -> tuple[str, ResultRecord] | None:
+        """(divergence kind, record), or None when the reference does not accept (valid) / reject (invalid)."""
+        instance = to_instance(draft, case_id)
+        oracle = oracle_for(instance)
+        if draft.mutation:
+            if not oracle.rejection:
+                return None
+        elif oracle.outputs is None:
+            return None
+        self.runs += 1
+        record = run_backend(instance, self.backend)
+        return sig.kind_of(record, bool(draft.mutation)), record
+
+    def kind(self, draft: Draft, case_id: str) -> str | None:
+        result = self.run(draft, case_id)
+        return None if result is None else result[0]
+
+
+def fuzz(backend: Backend, config: FuzzConfig) -> FuzzReport:
+    prof = profile(config.domain, config.op, config.version)
+    runner = _Runner(backend, config)
+    report = FuzzReport(config, backend.name, _version(backend))
+    start = time.monotonic()
+    deadline = start + config.time_budget if config.time_budget else None
+    by_signature: dict[str, Finding] = {}
+    raw_to_final: dict[str, str] = {}  # unshrunk signature -> finding signature: skip re-shrinking duplicates
+    for index in range(config.budget):
+        if deadline is not None and time.monotonic() > deadline:
+            report.stopped_by_time = True
+            break
+        drawn = _draw(prof, runner, config, index, report)
+        if drawn is None:
+            continue
+        draft, kind, record = drawn
+        report.cases += 1
+        report.statuses[record.status] += 1
+        if kind == sig.NO_DIVERGENCE:
+            continue
+        raw = sig.signature(draft, kind)
+        if raw in raw_to_final:
+            by_signature[raw_to_final[raw]].occurrences += 1
+            continue
+        case_id = f"fuzz-{config.seed}-{index}"
+        small, runs = shrink(draft, kind, partial(runner.kind, case_id=case_id + "-shrink"), config.max_shrink,
+                             deadline)
+        final = sig.signature(small, kind)
+        raw_to_final[raw] = final
+        if final in by_signature:
+            by_signature[final].occurrences += 1
+            continue
+        rerun = runner.run(small, case_id + "-min")
+        small_record = rerun[1] if rerun else record
+        finding = Finding(
+            signature=final, kind=kind, draft=small, original=draft, reason=_first_line(small_record.reason),
+            first_case=index, shrink_runs=runs, status=small_record.status,
+        )
+        by_signature[final] = finding
+        report.findings.append(finding)
+    report.elapsed_s = round(time.monotonic() - start, 3)
+    return report
+
+
+def _draw(prof: Profile, runner: _Runner, config: FuzzConfig, index: int, report: FuzzReport) -> (
+    tuple[Draft, str, ResultRecord] | None
+):
+    rng = random.Random(f"{config.seed}:{index}")
+    for _ in range(MAX_DRAWS):
+        draft = generate(prof, rng, config.invalid)
+        result = runner.run(draft, f"fuzz-{config.seed}-{index}")
+        if result is not None:
+            return draft, result[0], result[1]
+        report.skipped_draws += 1
+    return None
+
+
+def _first_line(text: str) -> str:
+    """A short divergence text; runtimes put the useful sentence at the end of a long source-location line."""
+    line = " ".join(text.split())
+    return line if len(line) <= 240 else f"{line[:100]} ... {line[-130:]}"
+
+
+def _version(backend: Backend) -> str:
+    try:
+        return str(backend.version())
+    except Exception as exc:  # reporting only
+        return f"unknown ({type(exc).__name__})"
