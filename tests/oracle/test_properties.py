@@ -1,4 +1,4 @@
-"""Property tests: reference.evaluate against the naive loop oracle (tests/reference/naive.py) over random
+"""Property tests: reference.evaluate against the naive loop oracle (tests/oracle/naive_pool.py) over random
 valid attribute / shape / dtype combinations, for every registered version."""
 
 from __future__ import annotations
