@@ -35,7 +35,7 @@ sys.argv = [script]
 runpy.run_path(script, run_name="__main__")
 """
 
-ONNX_ID = "ai.onnx/AveragePool-22/2d_precomputed_pads[float32]"
+
 
 
 def run_isolated(script: Path, cwd: Path) -> subprocess.CompletedProcess:
@@ -46,6 +46,17 @@ def run_isolated(script: Path, cwd: Path) -> subprocess.CompletedProcess:
 
 def repro(*argv: str) -> int:
     return main(list(argv))
+
+
+@pytest.fixture
+def run_script():
+    """Fixture form of ``run_isolated`` (tests import nothing from conftest: no package needed under tests/)."""
+    return run_isolated
+
+
+@pytest.fixture
+def cli():
+    return repro
 
 
 @pytest.fixture

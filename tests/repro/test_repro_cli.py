@@ -11,15 +11,15 @@ import pytest
 
 from conformance.records import ResultRecord, write_records
 from conformance.repro.models import harness_imports
-from tests.repro.conftest import ONNX_ID, repro, run_isolated
 
 pytest.importorskip("onnxruntime")
+ONNX_ID = "ai.onnx/AveragePool-22/2d_precomputed_pads[float32]"
 ONNX_DIR = "ai.onnx_AveragePool-22_2d_precomputed_pads_float32_onnxruntime"
 
 
 @pytest.fixture
-def written(tmp_path: Path) -> Path:
-    assert repro(f"{ONNX_ID}::onnxruntime", "-o", str(tmp_path / "out")) == 0
+def written(tmp_path: Path, cli) -> Path:
+    assert cli(f"{ONNX_ID}::onnxruntime", "-o", str(tmp_path / "out")) == 0
     return tmp_path / "out" / ONNX_DIR
 
 
@@ -46,75 +46,75 @@ def test_script_imports_neither_harness_package(written):
     ast.parse(source)
 
 
-def test_script_runs_isolated_and_passes(written, tmp_path):
-    result = run_isolated(written / "repro.py", cwd=tmp_path)
+def test_script_runs_isolated_and_passes(written, tmp_path, run_script):
+    result = run_script(written / "repro.py", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "not reproduced" in result.stdout and "0 of 25 elements outside" in result.stdout
 
 
-def test_injected_divergence_is_reproduced(written, tmp_path):
+def test_injected_divergence_is_reproduced(written, tmp_path, run_script):
     expected = np.load(written / "expected_0_y.npy", allow_pickle=False)
     expected[0, 0, 3, 1] += 0.5  # as if the backend were off by 0.5 at one element
     np.save(written / "expected_0_y.npy", expected, allow_pickle=False)
-    result = run_isolated(written / "repro.py", cwd=tmp_path)
+    result = run_script(written / "repro.py", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "REPRODUCED" in result.stdout and "1 of 25 elements outside" in result.stdout
     assert "worst at [0, 0, 3, 1]" in result.stdout and "max |err| 0.5" in result.stdout
 
 
-def test_shape_mismatch_is_reproduced(written, tmp_path):
+def test_shape_mismatch_is_reproduced(written, tmp_path, run_script):
     case = json.loads((written / "case.json").read_text())
     case["outputs"][0]["shape"] = [1, 1, 4, 4]
     (written / "case.json").write_text(json.dumps(case))
-    result = run_isolated(written / "repro.py", cwd=tmp_path)
+    result = run_script(written / "repro.py", cwd=tmp_path)
     assert result.returncode == 1 and "shape mismatch" in result.stdout
 
 
-def test_rewriting_replaces_a_stale_folder(written, tmp_path):
+def test_rewriting_replaces_a_stale_folder(written, tmp_path, cli):
     (written / "stale.npy").write_bytes(b"")
-    assert repro(ONNX_ID, "--backend", "onnxruntime", "-o", str(tmp_path / "out")) == 0
+    assert cli(ONNX_ID, "--backend", "onnxruntime", "-o", str(tmp_path / "out")) == 0
     assert not (written / "stale.npy").exists()
 
 
-def test_unknown_id_lists_close_matches(tmp_path, capsys):
-    assert repro("ai.onnx/AveragePool-22/2d_precomputed_pad[float32]::onnxruntime", "-o", str(tmp_path)) == 2
+def test_unknown_id_lists_close_matches(tmp_path, capsys, cli):
+    assert cli("ai.onnx/AveragePool-22/2d_precomputed_pad[float32]::onnxruntime", "-o", str(tmp_path)) == 2
     err = capsys.readouterr().err
     assert "no case instance" in err and ONNX_ID in err
     assert list(tmp_path.iterdir()) == []
 
 
-def test_backend_is_required_and_must_agree(tmp_path, capsys):
-    assert repro(ONNX_ID, "-o", str(tmp_path)) == 2
+def test_backend_is_required_and_must_agree(tmp_path, capsys, cli):
+    assert cli(ONNX_ID, "-o", str(tmp_path)) == 2
     assert "which backend" in capsys.readouterr().err
-    assert repro(f"{ONNX_ID}::onnxruntime", "--backend", "openvino", "-o", str(tmp_path)) == 2
+    assert cli(f"{ONNX_ID}::onnxruntime", "--backend", "openvino", "-o", str(tmp_path)) == 2
     assert "contradicts" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("hostile", ["../../etc/x", "/etc/passwd", "a/../../b", "..", "../" * 8 + "tmp/x"])
-def test_hostile_ids_write_nothing(tmp_path, hostile, capsys):
+def test_hostile_ids_write_nothing(tmp_path, hostile, capsys, cli):
     out = tmp_path / "nested" / "out"
-    assert repro(f"{hostile}::onnxruntime", "-o", str(out)) == 2
-    assert repro(ONNX_ID, "--backend", hostile, "-o", str(out)) == 2
+    assert cli(f"{hostile}::onnxruntime", "-o", str(out)) == 2
+    assert cli(ONNX_ID, "--backend", hostile, "-o", str(out)) == 2
     assert not out.exists() or list(out.iterdir()) == []
     assert sorted(p.name for p in tmp_path.rglob("*")) in ([], ["nested"], ["nested", "out"])
 
 
-def test_results_record_picks_backend_and_fills_readme(tmp_path):
+def test_results_record_picks_backend_and_fills_readme(tmp_path, cli):
     record = ResultRecord(id=ONNX_ID, op="AveragePool", domain="ai.onnx", version=22, dtype="float32",
                           backend="onnxruntime", backend_version="9.9", status="fail",
                           reason="y: 3 of 25 elements outside tolerance; worst at [0, 0, 1, 1]",
                           max_abs_err=0.25, mismatches=3, elements=25)
     results = tmp_path / "results.jsonl"
     write_records(results, [record])
-    assert repro(ONNX_ID, "--results", str(results), "-o", str(tmp_path / "out")) == 0
+    assert cli(ONNX_ID, "--results", str(results), "-o", str(tmp_path / "out")) == 0
     folder = tmp_path / "out" / ONNX_DIR
     readme = (folder / "README.md").read_text()
     assert "status: **fail**" in readme and "worst at [0, 0, 1, 1]" in readme
     assert json.loads((folder / "case.json").read_text())["record"]["max_abs_err"] == 0.25
 
 
-def test_results_without_the_record_is_an_error(tmp_path, capsys):
+def test_results_without_the_record_is_an_error(tmp_path, capsys, cli):
     results = tmp_path / "results.jsonl"
     results.write_text("")
-    assert repro(ONNX_ID, "--results", str(results), "-o", str(tmp_path / "out")) == 2
+    assert cli(ONNX_ID, "--results", str(results), "-o", str(tmp_path / "out")) == 2
     assert "no record" in capsys.readouterr().err

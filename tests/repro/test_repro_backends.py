@@ -1,0 +1,97 @@
+"""Every backend route writes a folder whose script runs without the harness and agrees with the reference."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+from conformance.repro.models import harness_imports
+from conformance.repro.paths import safe_name
+
+ROUTES = [  # (instance id, backend, runtime module needed, model file written)
+    ("openvino/AvgPool-14/k2s2[float32]", "openvino", "openvino", "model.xml"),
+    ("openvino/AvgPool-14/k2s2[bfloat16]", "openvino", "openvino", "model.xml"),
+    ("openvino/AvgPool-14/k2s2[float32]", "openvino-ir", "openvino", "model.xml"),
+    ("openvino/AvgPool-14/k2s2[bfloat16]", "openvino-ir", "openvino", "model.xml"),
+    ("openvino/AvgPool-14/k2s2[float32]", "onnxruntime", "onnxruntime", "model.onnx"),  # exact lowering
+    ("openvino/AvgPool-14/k2s2[float32]", "onnx-reference", "onnx", "model.onnx"),
+    ("onednn/AvgPool-1/k3s1[float32]", "onednn", "numpy", "onednn_binding"),
+    ("onednn/AvgPool-1/k3s1[bfloat16]", "onednn", "ml_dtypes", "onednn_binding"),
+]
+
+
+def _onednn_available() -> bool:
+    from conformance.backends.onednn import _lib
+
+    try:
+        _lib.load()
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("instance_id", "backend", "runtime", "model_file"), ROUTES,
+                         ids=[f"{r[1]}-{r[0]}" for r in ROUTES])
+def test_route_runs_isolated(tmp_path, scratch_cases, cli, run_script, instance_id, backend, runtime, model_file):
+    if importlib.util.find_spec(runtime) is None or backend == "onednn" and not _onednn_available():
+        pytest.skip(f"{backend} runtime not installed")
+    assert cli(instance_id, "--backend", backend, "--cases", str(scratch_cases), "-o", str(tmp_path / "o")) == 0
+    folder = tmp_path / "o" / safe_name(f"{instance_id}::{backend}")
+    assert (folder / model_file).exists()
+    for source in [folder / "repro.py", *sorted((folder / "onednn_binding").glob("*.py"))]:
+        assert harness_imports(source.read_text()) == [], source
+    case = json.loads((folder / "case.json").read_text())
+    if case["dtype"] == "bfloat16":
+        stored = np.load(folder / case["inputs"][0]["file"], allow_pickle=False)
+        assert stored.dtype == np.uint16 and case["inputs"][0]["storage"] == "uint16 bits of bfloat16"
+        assert any("uint16 bit patterns" in note for note in case["notes"])
+    result = run_script(folder / "repro.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "not reproduced" in result.stdout
+    assert not list(folder.rglob("__pycache__"))
+
+
+def test_onednn_copy_keeps_the_library_logic(tmp_path, scratch_cases, cli):
+    assert cli("onednn/AvgPool-1/k3s1[float32]::onednn", "--cases", str(scratch_cases), "-o", str(tmp_path)) == 0
+    binding = tmp_path / safe_name("onednn/AvgPool-1/k3s1[float32]::onednn") / "onednn_binding"
+    tree = ast.parse((binding / "avgpool.py").read_text())
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert {"run_avg_pool", "_set_attribute"} <= functions
+
+
+def test_backend_without_a_route_is_refused(tmp_path, scratch_cases, cli, capsys):
+    out = tmp_path / "o"
+    assert cli("onednn/AvgPool-1/k3s1[float32]::openvino-ir", "--cases", str(scratch_cases), "-o", str(out)) == 2
+    assert "does not run" in capsys.readouterr().err
+    assert list(out.iterdir()) == []
+
+
+def test_negative_case_is_reproduced_when_accepted(tmp_path, cli, run_script):
+    pytest.importorskip("onnxruntime")
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "neg.yaml").write_text("""\
+op: AveragePool
+domain: ai.onnx
+version: 22
+cases:
+  - id: strides_zero
+    source: negative
+    expect: error
+    reason: strides must be positive
+    attributes: {kernel_shape: [2, 2], strides: [0, 0]}
+    inputs:
+      x: {shape: [1, 1, 4, 4], arange: {start: 1, step: 1}}
+""")
+    item = "ai.onnx/AveragePool-22/strides_zero[float32]::onnxruntime"
+    assert cli(item, "--cases", str(cases), "-o", str(tmp_path / "o")) == 0
+    folder = tmp_path / "o" / safe_name(item)
+    assert json.loads((folder / "case.json").read_text())["mode"] == "expect-error"
+    result = run_script(folder / "repro.py", cwd=tmp_path)
+    # onnxruntime rejects strides 0: the negative case passes, nothing to reproduce
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    assert ("rejects the invalid case" in result.stdout) == (result.returncode == 0)
