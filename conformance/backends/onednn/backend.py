@@ -119,6 +119,7 @@ class OneDnnBackend(Backend):
     """oneDNN Graph API (CPU engine) via ctypes over libdnnl.so.3."""
 
     name = "onednn"
+    isolate = True  # aborts the process on some invalid attributes: run in a worker under --isolation=auto
     description = "oneDNN Graph C API (CPU) via ctypes; AvgPool; library from $CONFORMANCE_ONEDNN_LIB or the wheel"
 
     def __init__(self) -> None:

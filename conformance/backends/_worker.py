@@ -1,0 +1,151 @@
+"""The worker side of process isolation (see ``conformance.backends.isolation`` and docs/isolation.md).
+
+Started by the parent as a fresh interpreter (``python -c BOOT SYS_PATH REQ_FD RESP_FD``): it constructs the real
+backend from its spec string and then serves requests one at a time until told to exit or its request pipe
+reaches EOF (the parent is gone). Nothing here may write to the protocol pipes except ``send``: native libraries
+print to fds 1 and 2, which the parent points at a log file, never at the pipes.
+
+Messages are length-prefixed pickles (``HEADER`` + payload). Pickle is fine here: both ends are our own processes
+and nothing is ever read from a file.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import pickle
+import struct
+import sys
+import threading
+import time
+import traceback
+from typing import Any
+
+HEADER = struct.Struct(">Q")
+
+# Bootstrap run with ``python -c``: give the worker exactly the parent's sys.path before importing anything of
+# ours, so the same ``module:Class`` specs (and editable or PYTHONPATH installs) resolve in both processes.
+BOOT = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from conformance.backends._worker import main; main(sys.argv[2:])"
+)
+
+
+def create_backend(spec: str) -> Any:
+    """A registered spec (``NAME`` / ``NAME:ARG``, as ``registry.create`` takes) or ``module:Class``.
+
+    The registry wins when NAME is an entry point (or ``onnx-backend``); otherwise the spec is an import path.
+    The ``module:Class`` form lets tests and vendors isolate a backend that has no entry point.
+    """
+    from importlib import import_module
+
+    from conformance.backends import registry
+
+    name, _, attr = spec.partition(":")
+    if name == "onnx-backend" or name in registry.entry_points() or not attr:
+        return registry.create(spec)
+    target: Any = import_module(name)
+    for part in attr.split("."):
+        target = getattr(target, part)
+    return target()
+
+
+def exception_reply(exc: BaseException) -> tuple[str, str, str, str, str, str]:
+    """("raise", kind, module, type name, message, traceback): enough for the parent to rebuild the same kind."""
+    from conformance.backends.base import Crashed, TimedOut, Unsupported
+
+    kinds = ((Unsupported, "unsupported"), (NotImplementedError, "notimplemented"), (Crashed, "crashed"),
+             (TimedOut, "timedout"))
+    kind = next((k for cls, k in kinds if isinstance(exc, cls)), "other")
+    cls = type(exc)
+    text = "".join(traceback.format_exception(cls, exc, exc.__traceback__))
+    return ("raise", kind, cls.__module__, cls.__qualname__, str(exc), text)
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def recv(fd: int) -> Any:
+    head = _read_exact(fd, HEADER.size)
+    if head is None:
+        return None
+    body = _read_exact(fd, HEADER.unpack(head)[0])
+    return None if body is None else pickle.loads(body)
+
+
+def send(fd: int, message: Any) -> None:
+    try:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # e.g. a backend returned something unpicklable: still one answer, never silence
+        data = pickle.dumps(exception_reply(TypeError(f"cannot send the backend's answer: {exc}")))
+    view = memoryview(HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _watch_parent(parent: int) -> None:
+    # EOF on the request pipe ends an idle worker; this catches a worker stuck in native code whose parent died
+    # (ctypes calls release the GIL, so this thread still runs).
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(70)
+
+
+def _info(backend: Any) -> dict[str, Any]:
+    def safe(call: Any, default: Any) -> Any:
+        try:
+            return call()
+        except Exception as exc:
+            return default if default is not None else f"unknown ({type(exc).__name__})"
+
+    return {
+        "name": str(getattr(backend, "name", "unnamed")),
+        "version": str(safe(backend.version, None)),
+        "capabilities": safe(getattr(backend, "capabilities", dict), {}),
+        "tolerance_scale": float(getattr(backend, "tolerance_scale", 1.0)),
+        "description": str(getattr(backend, "description", "")),
+        "pid": os.getpid(),
+    }
+
+
+def serve(req_fd: int, resp_fd: int) -> None:
+    backend: Any = None
+    while True:
+        message = recv(req_fd)
+        if message is None or message[0] == "exit":
+            return
+        op = message[0]
+        try:
+            if op == "init":
+                backend = create_backend(message[1])
+                reply: Any = ("ok", _info(backend))
+            elif op == "supports":
+                answer = backend.supports(message[1])
+                reply = ("ok", (bool(answer), str(getattr(answer, "reason", ""))))
+            elif op == "run":
+                reply = ("ok", backend.run(message[1], message[2]))
+            else:
+                raise ValueError(f"unknown request {op!r}")
+        except Exception as exc:
+            reply = exception_reply(exc)
+        send(resp_fd, reply)
+
+
+def main(argv: list[str]) -> None:
+    req_fd, resp_fd = int(argv[0]), int(argv[1])
+    # a Python traceback next to the native abort/segfault message makes the crash record's log tail useful
+    faulthandler.enable(file=sys.stderr, all_threads=False)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    serve(req_fd, resp_fd)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)  # skip interpreter teardown: a native library's destructors must not turn a clean exit into a crash

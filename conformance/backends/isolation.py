@@ -1,0 +1,376 @@
+"""Process isolation of native backends: the parent never hangs or dies because a runtime does.
+
+A native library may abort the process (oneDNN throws uncaught C++ exceptions on some invalid attributes),
+segfault or spin forever. ``IsolatedBackend`` constructs the real backend inside a persistent worker process
+(a fresh interpreter, started lazily, reused across cases) and turns what goes wrong there into exceptions the
+runner already maps to statuses: worker death -> ``Crashed`` (status ``crash``), no answer in time -> the worker
+is killed and ``TimedOut`` raised (status ``timeout``). The next case gets a fresh worker.
+
+The worker is ``sys.executable -c BOOT`` via subprocess, i.e. the *spawn* model (fork immediately followed by
+exec), never a bare fork: GNU OpenMP can hang in a child forked after the parent used it. multiprocessing's spawn
+method is not used because it re-imports the parent's ``__main__`` (``conformance run``, user scripts without a
+main guard), and we need our own pipes, process group and log file anyway. POSIX only (select on pipes, killpg).
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import fcntl
+import functools
+import json
+import os
+import pickle
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from typing import Any
+
+import numpy as np
+
+from conformance.backends._worker import BOOT, HEADER, create_backend
+from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unsupported
+from conformance.suite.model import CaseInstance
+
+MODES = ("auto", "process", "none")
+DEFAULT_TIMEOUT = 60.0
+MIN_START_TIMEOUT = 60.0  # constructing a runtime (library load, plugin discovery) is not a case's cost
+_POLL = 0.1  # s between liveness checks while waiting: a worker's grandchild may hold the pipe open after it died
+_TAIL_BYTES, _TAIL_LINES = 4096, 15
+
+
+def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float = DEFAULT_TIMEOUT) -> Backend:
+    """``none``: the in-process backend; ``process``: always isolated; ``auto``: isolated when the backend's class
+    says ``isolate = True`` (native runtimes known to abort), in-process otherwise."""
+    if mode not in MODES:
+        raise ValueError(f"isolation mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if backend is None and mode != "process":
+        backend = create_backend(spec)
+    if mode == "none" or (mode == "auto" and not getattr(backend, "isolate", False)):
+        return backend  # type: ignore[return-value]
+    return IsolatedBackend(spec, timeout, local=backend)
+
+
+class RemoteError(Exception):
+    """Base of exceptions rebuilt from a worker whose type cannot be recreated here; the subclass keeps the
+    original type's name so records read ``DnnlError: ...`` either way."""
+
+    remote_traceback: str = ""
+
+
+@functools.cache
+def _remote_class(module: str, qualname: str) -> type[RemoteError]:
+    return type(qualname.rsplit(".", 1)[-1], (RemoteError,), {"__module__": module, "__qualname__": qualname})
+
+
+def rebuild(kind: str, module: str, qualname: str, message: str, text: str) -> Exception:
+    """The parent-side twin of an exception raised in the worker (same kind, type name and message)."""
+    simple: dict[str, type[Exception]] = {"unsupported": Unsupported, "notimplemented": NotImplementedError,
+                                          "crashed": Crashed, "timedout": TimedOut}
+    exc: Exception | None = simple[kind](message) if kind in simple else None
+    builtin = getattr(builtins, qualname, None) if module == "builtins" else None
+    if exc is None and isinstance(builtin, type) and issubclass(builtin, Exception):
+        try:
+            exc = builtin(message)
+        except Exception:  # a builtin with a different constructor: fall back to a named RemoteError
+            exc = None
+    if exc is None:
+        exc = _remote_class(module, qualname)(message)
+    exc.remote_traceback = text  # type: ignore[attr-defined]
+    return exc
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return f"signal {signal.Signals(-returncode).name} ({returncode})"
+        except ValueError:
+            return f"signal {-returncode} ({returncode})"
+    return f"exit code {returncode}"
+
+
+class _Died(Exception):
+    pass
+
+
+class _Late(Exception):
+    pass
+
+
+class _Worker:
+    """One worker process: request/response pipes, its process group, and a log file for its fds 1 and 2."""
+
+    def __init__(self) -> None:
+        # fds 1/2 go to an unlinked append-mode file, not a pipe: a pipe nobody drains would block a chatty
+        # library (a false timeout) and its output would corrupt `conformance run`'s own stdout
+        self.log = tempfile.TemporaryFile(prefix="conformance-worker-")
+        fcntl.fcntl(self.log.fileno(), fcntl.F_SETFL, fcntl.fcntl(self.log.fileno(), fcntl.F_GETFL) | os.O_APPEND)
+        self.closed = False
+        req_r, self.req = os.pipe()
+        self.resp, resp_w = os.pipe()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", BOOT, json.dumps([str(p) for p in sys.path]), str(req_r), str(resp_w)],
+                pass_fds=(req_r, resp_w), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+                start_new_session=True,  # its own process group: a timeout kills the worker and its children
+            )
+        except BaseException:
+            self._close_fds()
+            raise
+        finally:
+            os.close(req_r)
+            os.close(resp_w)
+        os.set_blocking(self.req, False)
+
+    def call(self, message: Any, timeout: float) -> Any:
+        deadline = time.monotonic() + timeout if timeout > 0 else float("inf")
+        os.ftruncate(self.log.fileno(), 0)  # the tail in a crash record belongs to this request only
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        self._write(memoryview(HEADER.pack(len(data)) + data), deadline)
+        size = HEADER.unpack(self._read(HEADER.size, deadline))[0]
+        body = self._read(size, deadline)
+        try:
+            return pickle.loads(body)
+        except Exception as exc:  # framing is intact, so the worker is still usable: one error, not a crash
+            text = f"unreadable answer from the isolated backend: {type(exc).__name__}: {exc}"
+            return ("raise", "other", "builtins", "RuntimeError", text, "")
+
+    def _wait(self, fd: int, for_write: bool, deadline: float) -> None:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise _Late
+            r, w, _ = select.select([] if for_write else [fd], [fd] if for_write else [], [], min(remaining, _POLL))
+            if r or w:
+                return
+            if self.proc.poll() is not None:
+                raise _Died
+
+    def _write(self, view: memoryview, deadline: float) -> None:
+        while view:
+            self._wait(self.req, True, deadline)
+            try:
+                view = view[os.write(self.req, view):]
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                raise _Died from None
+
+    def _read(self, size: int, deadline: float) -> bytes:
+        chunks, left = [], size
+        while left:
+            self._wait(self.resp, False, deadline)
+            chunk = os.read(self.resp, min(left, 1 << 20))
+            if not chunk:  # EOF, possibly mid-message: the worker is gone
+                raise _Died
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def exit_description(self) -> str:
+        """After EOF: how the worker ended (it may still be exiting; one that closed its pipe but lives is killed)."""
+        try:
+            returncode = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return "closed its result pipe and was killed"
+        self.kill()  # also ends any children it left behind in its process group
+        return describe_exit(returncode)
+
+    def tail(self) -> str:
+        try:
+            size = os.fstat(self.log.fileno()).st_size
+            text = os.pread(self.log.fileno(), min(size, _TAIL_BYTES), max(0, size - _TAIL_BYTES))
+        except OSError:
+            return ""
+        lines = text.decode("utf-8", "replace").rstrip().splitlines()[-_TAIL_LINES:]
+        return "\n--- worker output (last lines) ---\n" + "\n".join(lines) if lines else ""
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # already gone (and reaped by an earlier poll): nothing left in the group
+        self.proc.wait()  # reap: no zombies
+        self._close_fds()
+
+    def close(self) -> None:
+        """Ask politely, then kill: a clean exit lets the backend release its resources."""
+        if self.proc.poll() is None:
+            try:
+                self._write(memoryview(HEADER.pack(len(data := pickle.dumps(("exit",)))) + data),
+                            time.monotonic() + 1)
+                self.proc.wait(timeout=2)
+            except (_Died, _Late, subprocess.TimeoutExpired, OSError):
+                pass
+        self.kill()
+
+    def _close_fds(self) -> None:
+        if self.closed:
+            return  # never close an fd number twice: it may belong to another file by now
+        self.closed = True
+        for fd in (self.req, self.resp):
+            try:
+                os.close(fd)
+            except OSError:
+                pass  # closed before
+        self.log.close()
+
+
+_LIVE: weakref.WeakSet[IsolatedBackend] = weakref.WeakSet()
+
+
+class IsolatedBackend(Backend):
+    """A backend spec (``onednn``, ``onnxruntime:CPUExecutionProvider``, ``module:Class``) run in a worker.
+
+    Static attributes (name, description, tolerance_scale) come from ``local``, the in-process instance the
+    plugin already built to validate ``--backend``, so collection never starts a worker. Every call that may
+    enter native code (version, capabilities, supports, run) goes to the worker: supports() costs one extra
+    round trip per case, which is cheap next to a parent that dies in a library's op-support query.
+    """
+
+    def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, local: Backend | None = None,
+                 start_timeout: float | None = None) -> None:
+        self.spec = spec
+        self.timeout = float(timeout)
+        self.start_timeout = max(self.timeout, MIN_START_TIMEOUT) if start_timeout is None else start_timeout
+        self._local = local
+        self._worker: _Worker | None = None
+        self._info: dict[str, Any] | None = None
+        self._lock = threading.RLock()  # one request in flight per worker
+        _LIVE.add(self)
+
+    # -- attributes -------------------------------------------------------------------------------------------
+    @property  # type: ignore[override]
+    def name(self) -> str:
+        return str(self._static("name", self.spec))
+
+    @property  # type: ignore[override]
+    def description(self) -> str:
+        return str(self._static("description", ""))
+
+    @property  # type: ignore[override]
+    def tolerance_scale(self) -> float:
+        return float(self._static("tolerance_scale", 1.0))
+
+    def _static(self, key: str, default: Any) -> Any:
+        if self._local is not None:
+            return getattr(self._local, key, default)
+        if self._info is None:
+            try:
+                self._started()
+            except Exception:  # a backend that cannot start still needs a name for its crash records
+                return default
+        return self._info.get(key, default) if self._info is not None else default
+
+    @property
+    def pid(self) -> int | None:
+        """The current worker's process id (None when none runs)."""
+        return self._worker.proc.pid if self._worker is not None else None
+
+    # -- the protocol -----------------------------------------------------------------------------------------
+    def version(self) -> str:
+        return str(self._started()["version"])  # queried once per worker: the runner asks for every case
+
+    def capabilities(self) -> dict[str, list[str]]:
+        return dict(self._started()["capabilities"])
+
+    def supports(self, case: CaseInstance) -> Support:
+        try:
+            ok, reason = self._call(("supports", case), self.timeout)
+        except (Crashed, TimedOut):
+            # the runner does not guard supports(): answer yes so that run() meets the fault and records it as
+            # this case's crash or timeout instead of a harness error
+            return Support.yes()
+        return Support(bool(ok), str(reason))
+
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        return self._call(("run", case, list(inputs)), self.timeout)
+
+    # -- lifecycle --------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            if self._worker is not None:
+                worker, self._worker = self._worker, None
+                worker.close()
+
+    def __enter__(self) -> IsolatedBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass  # interpreter teardown: atexit has already closed every worker
+
+    def __repr__(self) -> str:
+        return f"IsolatedBackend({self.spec!r}, timeout={self.timeout:g}, pid={self.pid})"
+
+    # -- internals --------------------------------------------------------------------------------------------
+    def _started(self) -> dict[str, Any]:
+        with self._lock:
+            self._ensure_worker()
+            assert self._info is not None
+            return self._info
+
+    def _ensure_worker(self) -> _Worker:
+        if self._worker is not None and self._worker.proc.poll() is None:
+            return self._worker
+        if self._worker is not None:  # died between requests (e.g. a background thread of the library)
+            self._worker.kill()
+            self._worker = None
+        worker = _Worker()
+        info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
+        self._worker, self._info = worker, info
+        return worker
+
+    def _call(self, message: tuple[Any, ...], timeout: float) -> Any:
+        with self._lock:
+            worker = self._ensure_worker()
+            try:
+                return self._exchange(worker, message, timeout)
+            except (Crashed, TimedOut):
+                self._worker = None  # the next case gets a fresh worker
+                raise
+
+    def _exchange(self, worker: _Worker, message: tuple[Any, ...], timeout: float, starting: bool = False) -> Any:
+        what = "while starting the backend" if starting else ""
+        try:
+            reply = worker.call(message, timeout)
+        except _Late:
+            tail = worker.tail()
+            worker.kill()
+            raise TimedOut(f"no result within {timeout:g} s{' ' + what if what else ''}{tail}") from None
+        except _Died:
+            tail, how = worker.tail(), worker.exit_description()
+            raise Crashed(f"worker died{' ' + what if what else ''}: {how}{tail}") from None
+        except BaseException:  # KeyboardInterrupt mid-request: the protocol state is unknown, drop the worker
+            worker.kill()
+            if not starting:
+                self._worker = None
+            raise
+        if reply[0] == "ok":
+            return reply[1]
+        if starting:
+            worker.close()
+            # a crash, not an error: an `expect: error` case must never pass on a backend that did not even load
+            raise Crashed(f"the backend could not be constructed in the worker: {reply[3]}: {reply[4]}")
+        raise rebuild(*reply[1:])
+
+
+@atexit.register
+def shutdown_all() -> None:
+    """Close every live worker (registered at import, so it runs before the interpreter tears down modules)."""
+    for backend in list(_LIVE):
+        try:
+            backend.close()
+        except Exception:
+            pass  # exiting anyway: a worker we cannot close is killed with its process group or reparented

@@ -1,0 +1,137 @@
+"""Fake backends for the isolation tests: each fails in one way a native runtime can. Imported by the worker
+through the ``module:Class`` spec form, so they must stay importable from the test's sys.path."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import time
+
+import numpy as np
+
+import reference
+from conformance.backends.base import Backend, Unsupported
+
+
+class CorrectBackend(Backend):
+    name = "fake-correct"
+    isolate = True
+
+    def version(self) -> str:
+        return f"1.0 pid {os.getpid()}"
+
+    def run(self, case, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        fault = case.attributes.get("fault")  # lets one test mix faulting and valid cases on one backend
+        if fault == "abort":
+            os.abort()
+        if fault == "segv":
+            ctypes.string_at(0)
+        if fault == "exit":
+            os._exit(3)
+        if fault == "hang":
+            time.sleep(3600)
+        return list(reference.evaluate(case.domain, case.op, case.version, inputs, case.attributes).outputs)
+
+
+class AbortingBackend(CorrectBackend):
+    name = "fake-abort"
+
+    def run(self, case, inputs):
+        print("about to abort", file=sys.stderr, flush=True)
+        os.abort()
+
+
+class SegfaultingBackend(CorrectBackend):
+    name = "fake-segv"
+
+    def run(self, case, inputs):
+        ctypes.string_at(0)
+        return []
+
+
+class HangingBackend(CorrectBackend):
+    name = "fake-hang"
+
+    def run(self, case, inputs):
+        time.sleep(3600)
+        return []
+
+
+class RaisingBackend(CorrectBackend):
+    name = "fake-raise"
+
+    def run(self, case, inputs):
+        raise ValueError(f"bad attributes {dict(case.attributes)}")
+
+
+class CustomError(Exception):
+    pass
+
+
+class CustomRaisingBackend(CorrectBackend):
+    name = "fake-custom"
+
+    def run(self, case, inputs):
+        raise CustomError("the runtime says no")
+
+
+class UnsupportedBackend(CorrectBackend):
+    name = "fake-unsupported"
+
+    def run(self, case, inputs):
+        raise Unsupported("no AveragePool here")
+
+
+class NotImplementedBackend(CorrectBackend):
+    name = "fake-notimpl"
+
+    def run(self, case, inputs):
+        raise NotImplementedError("later")
+
+
+class ExitingBackend(CorrectBackend):
+    name = "fake-exit"
+
+    def run(self, case, inputs):
+        os._exit(3)
+
+
+class ForkingHangBackend(CorrectBackend):
+    """Hangs after starting a child that also sleeps: a timeout must kill both."""
+
+    name = "fake-fork-hang"
+
+    def run(self, case, inputs):
+        import subprocess
+
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        with open(os.environ["FAKE_CHILD_PID_FILE"], "w") as f:
+            f.write(str(child.pid))
+        time.sleep(3600)
+        return []
+
+
+class ChattyBackend(CorrectBackend):
+    """Writes far more than a pipe buffer to fds 1 and 2 on every case: must not block the worker."""
+
+    name = "fake-chatty"
+
+    def run(self, case, inputs):
+        os.write(1, b"x" * 200_000)
+        os.write(2, b"y" * 200_000)
+        return super().run(case, inputs)
+
+
+class UnpicklableBackend(CorrectBackend):
+    name = "fake-unpicklable"
+
+    def run(self, case, inputs):
+        return [lambda: 0]
+
+
+class BrokenConstructorBackend(CorrectBackend):
+    name = "fake-broken-init"
+
+    def __init__(self) -> None:
+        raise OSError("libfake.so: cannot open shared object file")

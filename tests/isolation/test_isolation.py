@@ -1,0 +1,155 @@
+"""Process isolation against fake backends that abort, segfault, hang, raise and exit (docs/isolation.md)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import isolation_fakes as fakes
+import numpy as np
+import pytest
+from conftest import alive, make_instance, spec_of
+
+from conformance import runner
+from conformance.backends import isolation
+from conformance.backends.base import Backend, Crashed, TimedOut, Unsupported
+
+FAULTS = [
+    (fakes.AbortingBackend, "crash", "worker died: signal SIGABRT (-6)"),
+    (fakes.SegfaultingBackend, "crash", "worker died: signal SIGSEGV (-11)"),
+    (fakes.ExitingBackend, "crash", "worker died: exit code 3"),
+    (fakes.HangingBackend, "timeout", "no result within 2 s"),
+    (fakes.RaisingBackend, "error", "ValueError: bad attributes {'kernel_shape': [2, 2]}"),
+    (fakes.CustomRaisingBackend, "error", "CustomError: the runtime says no"),
+    (fakes.UnsupportedBackend, "unsupported", "no AveragePool here"),
+    (fakes.NotImplementedBackend, "unsupported", "later"),
+    (fakes.UnpicklableBackend, "error", "TypeError: cannot send the backend's answer"),
+    (fakes.BrokenConstructorBackend, "crash", "the backend could not be constructed in the worker: OSError"),
+    (fakes.ChattyBackend, "pass", ""),
+    (fakes.CorrectBackend, "pass", ""),
+]
+
+
+@pytest.mark.parametrize("cls, status, reason", FAULTS, ids=[f[0].__name__ for f in FAULTS])
+def test_fault_becomes_status(isolated, cls, status, reason):
+    backend = isolated(cls, timeout=2)
+    record = runner.run_backend(make_instance(), backend)
+    assert record.status == status, record.reason
+    assert record.reason.startswith(reason)
+    if cls is not fakes.BrokenConstructorBackend:
+        assert record.backend_version.startswith("1.0 pid ")  # asked in the worker, not the parent
+
+
+def test_crash_record_carries_the_worker_output(isolated):
+    record = runner.run_backend(make_instance(), isolated(fakes.AbortingBackend))
+    assert "--- worker output (last lines) ---" in record.reason
+    assert "about to abort" in record.reason
+    assert "Fatal Python error: Aborted" in record.reason  # faulthandler: where in Python it died
+
+
+@pytest.mark.parametrize("fault, status", [("abort", "crash"), ("segv", "crash"), ("exit", "crash"),
+                                           ("hang", "timeout")])
+def test_next_case_runs_in_a_fresh_worker(isolated, fault, status):
+    backend = isolated(fakes.CorrectBackend, timeout=2)
+    cases = [make_instance("a"), make_instance("b"),
+             make_instance("bad", {"kernel_shape": [2, 2], "fault": fault}, expect_error=True),
+             make_instance("c", {"kernel_shape": [3, 3]}), make_instance("d", {"kernel_shape": [1, 2]})]
+    records, pids = [], []
+    for case in cases:
+        records.append(runner.run_backend(case, backend))
+        pids.append(backend.pid)
+    assert [r.status for r in records] == ["pass", "pass", status, "pass", "pass"], [r.reason for r in records]
+    assert pids[0] == pids[1]  # the worker is reused across cases
+    assert pids[2] is None  # dropped with its case
+    assert pids[3] == pids[4] != pids[0]  # a fresh one, reused again
+    assert not alive(pids[0])
+    assert records[3].actual_shape == [1, 1, 2, 2] and records[4].actual_shape == [1, 1, 4, 3]
+
+
+def test_expect_error_passes_on_rejection_never_on_crash(isolated):
+    rejected = runner.run_backend(make_instance(expect_error=True), isolated(fakes.RaisingBackend))
+    assert rejected.status == "pass" and rejected.reason.startswith("rejected as expected: ValueError")
+    crashed = runner.run_backend(make_instance(expect_error=True), isolated(fakes.AbortingBackend))
+    assert crashed.status == "crash"
+
+
+def test_exceptions_keep_their_kind(isolated):
+    case, inputs = make_instance(), [np.ones((1, 1, 4, 4), np.float32)]
+    with pytest.raises(Unsupported, match="no AveragePool here"):
+        isolated(fakes.UnsupportedBackend).run(case, inputs)
+    with pytest.raises(NotImplementedError, match="later"):
+        isolated(fakes.NotImplementedBackend).run(case, inputs)
+    with pytest.raises(ValueError, match="bad attributes") as builtin:
+        isolated(fakes.RaisingBackend).run(case, inputs)
+    assert type(builtin.value) is ValueError
+    with pytest.raises(isolation.RemoteError) as custom:
+        isolated(fakes.CustomRaisingBackend).run(case, inputs)
+    assert type(custom.value).__name__ == "CustomError" and str(custom.value) == "the runtime says no"
+    assert "raise CustomError" in custom.value.remote_traceback
+    with pytest.raises(Crashed, match=r"^worker died: signal SIGABRT \(-6\)"):
+        isolated(fakes.AbortingBackend).run(case, inputs)
+    with pytest.raises(TimedOut, match=r"^no result within 1 s"):
+        isolated(fakes.HangingBackend, timeout=1).run(case, inputs)
+
+
+def test_attributes_are_forwarded_without_starting_a_worker():
+    local = fakes.CorrectBackend()
+    backend = isolation.wrap(local, spec_of(fakes.CorrectBackend), "process", 5)
+    with backend:
+        assert backend.name == "fake-correct" and backend.tolerance_scale == 1.0 and backend.pid is None
+        assert backend.version() == f"1.0 pid {backend.pid}" != f"1.0 pid {os.getpid()}"
+        assert backend.supports(make_instance()).ok
+        assert backend.capabilities() == {}
+    assert backend.pid is None
+
+
+def test_timeout_kills_the_workers_children(isolated, tmp_path, monkeypatch):
+    pid_file = tmp_path / "child.pid"
+    monkeypatch.setenv("FAKE_CHILD_PID_FILE", str(pid_file))
+    backend = isolated(fakes.ForkingHangBackend, timeout=2)
+    record = runner.run_backend(make_instance(), backend)
+    assert record.status == "timeout"
+    child = int(pid_file.read_text())
+    for _ in range(50):  # SIGKILL is asynchronous; give the kernel a moment
+        if not alive(child):
+            break
+        time.sleep(0.1)
+    assert not alive(child)
+
+
+def test_no_worker_survives_shutdown():
+    backends = [isolation.IsolatedBackend(spec_of(fakes.CorrectBackend), 10) for _ in range(3)]
+    for backend in backends:
+        assert runner.run_backend(make_instance(), backend).status == "pass"
+    pids = [b.pid for b in backends]
+    assert all(pid is not None and alive(pid) for pid in pids)
+    isolation.shutdown_all()  # what atexit runs
+    assert all(not alive(pid) for pid in pids)
+    assert all(b.pid is None for b in backends)
+
+
+class PlainBackend(Backend):
+    name = "plain"
+
+
+def test_wrap_modes():
+    plain, native = PlainBackend(), fakes.CorrectBackend()
+    spec = spec_of(fakes.CorrectBackend)
+    assert isolation.wrap(plain, "plain", "none", 60) is plain
+    assert isolation.wrap(native, spec, "none", 60) is native
+    assert isolation.wrap(plain, "plain", "auto", 60) is plain
+    for mode, local in (("auto", native), ("process", plain)):
+        wrapped = isolation.wrap(local, spec, mode, 7)
+        assert isinstance(wrapped, isolation.IsolatedBackend) and wrapped.timeout == 7
+        assert wrapped.name == local.name and wrapped.pid is None  # lazy: no worker yet
+    assert isinstance(isolation.wrap(None, spec, "auto", 60), isolation.IsolatedBackend)
+    with pytest.raises(ValueError, match="isolation mode"):
+        isolation.wrap(plain, "plain", "sometimes", 60)
+
+
+def test_registry_specs_resolve_in_the_worker():
+    from conformance.backends.onednn.backend import OneDnnBackend
+
+    assert OneDnnBackend.isolate is True
+    assert isinstance(isolation.create_backend("onednn"), OneDnnBackend)
+    assert isinstance(isolation.create_backend(spec_of(fakes.CorrectBackend)), fakes.CorrectBackend)
