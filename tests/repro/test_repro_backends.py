@@ -86,12 +86,23 @@ cases:
     attributes: {kernel_shape: [2, 2], strides: [0, 0]}
     inputs:
       x: {shape: [1, 1, 4, 4], arange: {start: 1, step: 1}}
+  - id: wrongly_negative
+    source: negative
+    expect: error
+    reason: a valid case marked invalid, so that the backend accepts it
+    attributes: {kernel_shape: [2, 2]}
+    inputs:
+      x: {shape: [1, 1, 4, 4], arange: {start: 1, step: 1}}
 """)
     item = "ai.onnx/AveragePool-22/strides_zero[float32]::onnxruntime"
     assert cli(item, "--cases", str(cases), "-o", str(tmp_path / "o")) == 0
     folder = tmp_path / "o" / safe_name(item)
     assert json.loads((folder / "case.json").read_text())["mode"] == "expect-error"
     result = run_script(folder / "repro.py", cwd=tmp_path)
-    # onnxruntime rejects strides 0: the negative case passes, nothing to reproduce
-    assert result.returncode in (0, 1), result.stdout + result.stderr
-    assert ("rejects the invalid case" in result.stdout) == (result.returncode == 0)
+    # onnxruntime rejects strides 0 (shape inference): the negative case passes, nothing to reproduce
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "rejects the invalid case" in result.stdout
+    item = "ai.onnx/AveragePool-22/wrongly_negative[float32]::onnxruntime"
+    assert cli(item, "--cases", str(cases), "-o", str(tmp_path / "o")) == 0
+    result = run_script(tmp_path / "o" / safe_name(item) / "repro.py", cwd=tmp_path)
+    assert result.returncode == 1 and "accepted an invalid case (output shapes [[1, 1, 3, 3]])" in result.stdout
