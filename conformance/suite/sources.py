@@ -28,16 +28,33 @@ def _onnx_node_tests(loaded: LoadedFile, entry: dict) -> list[Case]:
     if isinstance(excludes, str):
         excludes = [excludes]
     cases = []
+    line = _entry_line(loaded, str(pattern))
     for test in onnx_node_tests.matching(str(pattern)):
         if any(fnmatch.fnmatchcase(test.name, e) for e in excludes):
             continue
         if test.op != loaded.op or test.domain != loaded.domain:
             continue
-        cases.append(onnx_node_tests.to_case(test, file=loaded.path))
+        cases.append(onnx_node_tests.to_case(test, file=loaded.path, line=line))
     if not cases:
         raise CaseFileError(loaded.path, 0, None, f"import from onnx-node-tests: no {loaded.op} node test of the "
                             f"installed onnx matches pattern {pattern!r}")
     return cases
+
+
+def _entry_line(loaded: LoadedFile, pattern: str) -> int:
+    """The line of the import entry (imported cases report there); 1 when it cannot be found."""
+    try:
+        with open(loaded.path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return 1
+    for number, text in enumerate(lines, 1):
+        if pattern in text and "onnx-node-tests" in text:
+            return number
+    for number, text in enumerate(lines, 1):
+        if text.startswith("import:"):
+            return number
+    return 1
 
 
 SOURCES: dict[str, Callable[[LoadedFile, dict], list[Case]]] = {
