@@ -1,4 +1,4 @@
-"""The worker side of process isolation (see ``conformance.backends.isolation`` and docs/isolation.md).
+"""The worker side of process isolation and the wire protocol both ends share (see docs/isolation.md).
 
 Started by the parent as a fresh interpreter (``python -c BOOT SYS_PATH REQ_FD RESP_FD``): it constructs the real
 backend from its spec string and then serves requests one at a time until told to exit or its request pipe
@@ -11,15 +11,20 @@ and nothing is ever read from a file.
 
 from __future__ import annotations
 
+import builtins
 import faulthandler
+import functools
 import os
 import pickle
+import signal
 import struct
 import sys
 import threading
 import time
 import traceback
 from typing import Any
+
+from conformance.backends.base import Crashed, TimedOut, Unsupported
 
 HEADER = struct.Struct(">Q")
 
@@ -52,14 +57,50 @@ def create_backend(spec: str) -> Any:
 
 def exception_reply(exc: BaseException) -> tuple[str, str, str, str, str, str]:
     """("raise", kind, module, type name, message, traceback): enough for the parent to rebuild the same kind."""
-    from conformance.backends.base import Crashed, TimedOut, Unsupported
-
     kinds = ((Unsupported, "unsupported"), (NotImplementedError, "notimplemented"), (Crashed, "crashed"),
              (TimedOut, "timedout"))
     kind = next((k for cls, k in kinds if isinstance(exc, cls)), "other")
     cls = type(exc)
     text = "".join(traceback.format_exception(cls, exc, exc.__traceback__))
     return ("raise", kind, cls.__module__, cls.__qualname__, str(exc), text)
+
+
+class RemoteError(Exception):
+    """Base of exceptions rebuilt from a worker whose type cannot be recreated here; the subclass keeps the
+    original type's name so records read ``DnnlError: ...`` either way."""
+
+    remote_traceback: str = ""
+
+
+@functools.cache
+def _remote_class(module: str, qualname: str) -> type[RemoteError]:
+    return type(qualname.rsplit(".", 1)[-1], (RemoteError,), {"__module__": module, "__qualname__": qualname})
+
+
+def rebuild(kind: str, module: str, qualname: str, message: str, text: str) -> Exception:
+    """The parent-side twin of an exception raised in the worker (same kind, type name and message)."""
+    simple: dict[str, type[Exception]] = {"unsupported": Unsupported, "notimplemented": NotImplementedError,
+                                          "crashed": Crashed, "timedout": TimedOut}
+    exc: Exception | None = simple[kind](message) if kind in simple else None
+    builtin = getattr(builtins, qualname, None) if module == "builtins" else None
+    if exc is None and isinstance(builtin, type) and issubclass(builtin, Exception):
+        try:
+            exc = builtin(message)
+        except Exception:  # a builtin with a different constructor: fall back to a named RemoteError
+            exc = None
+    if exc is None:
+        exc = _remote_class(module, qualname)(message)
+    exc.remote_traceback = text  # type: ignore[attr-defined]
+    return exc
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return f"signal {signal.Signals(-returncode).name} ({returncode})"
+        except ValueError:
+            return f"signal {-returncode} ({returncode})"
+    return f"exit code {returncode}"
 
 
 def _read_exact(fd: int, size: int) -> bytes | None:

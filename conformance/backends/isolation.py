@@ -15,9 +15,7 @@ main guard), and we need our own pipes, process group and log file anyway. POSIX
 from __future__ import annotations
 
 import atexit
-import builtins
 import fcntl
-import functools
 import json
 import os
 import pickle
@@ -33,9 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends._worker import BOOT, HEADER, create_backend
-from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unsupported
+from conformance.backends._worker import BOOT, HEADER, RemoteError, create_backend, describe_exit, rebuild
+from conformance.backends.base import Backend, Crashed, Support, TimedOut
 from conformance.suite.model import CaseInstance
+
+__all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", "rebuild", "shutdown_all",
+           "wrap"]
 
 MODES = ("auto", "process", "none")
 DEFAULT_TIMEOUT = 60.0
@@ -56,44 +57,6 @@ def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float 
     return IsolatedBackend(spec, timeout, local=backend)
 
 
-class RemoteError(Exception):
-    """Base of exceptions rebuilt from a worker whose type cannot be recreated here; the subclass keeps the
-    original type's name so records read ``DnnlError: ...`` either way."""
-
-    remote_traceback: str = ""
-
-
-@functools.cache
-def _remote_class(module: str, qualname: str) -> type[RemoteError]:
-    return type(qualname.rsplit(".", 1)[-1], (RemoteError,), {"__module__": module, "__qualname__": qualname})
-
-
-def rebuild(kind: str, module: str, qualname: str, message: str, text: str) -> Exception:
-    """The parent-side twin of an exception raised in the worker (same kind, type name and message)."""
-    simple: dict[str, type[Exception]] = {"unsupported": Unsupported, "notimplemented": NotImplementedError,
-                                          "crashed": Crashed, "timedout": TimedOut}
-    exc: Exception | None = simple[kind](message) if kind in simple else None
-    builtin = getattr(builtins, qualname, None) if module == "builtins" else None
-    if exc is None and isinstance(builtin, type) and issubclass(builtin, Exception):
-        try:
-            exc = builtin(message)
-        except Exception:  # a builtin with a different constructor: fall back to a named RemoteError
-            exc = None
-    if exc is None:
-        exc = _remote_class(module, qualname)(message)
-    exc.remote_traceback = text  # type: ignore[attr-defined]
-    return exc
-
-
-def describe_exit(returncode: int) -> str:
-    if returncode < 0:
-        try:
-            return f"signal {signal.Signals(-returncode).name} ({returncode})"
-        except ValueError:
-            return f"signal {-returncode} ({returncode})"
-    return f"exit code {returncode}"
-
-
 class _Died(Exception):
     pass
 
@@ -111,6 +74,7 @@ class _Worker:
         self.log = tempfile.TemporaryFile(prefix="conformance-worker-")
         fcntl.fcntl(self.log.fileno(), fcntl.F_SETFL, fcntl.fcntl(self.log.fileno(), fcntl.F_GETFL) | os.O_APPEND)
         self.closed = False
+        self.owner = os.getpid()  # a forked copy of the parent must never signal or talk to this worker
         req_r, self.req = os.pipe()
         self.resp, resp_w = os.pipe()
         try:
@@ -192,6 +156,9 @@ class _Worker:
         return "\n--- worker output (last lines) ---\n" + "\n".join(lines) if lines else ""
 
     def kill(self) -> None:
+        if os.getpid() != self.owner:
+            self._close_fds()  # our copies only: the worker belongs to the process that started it
+            return
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -201,7 +168,7 @@ class _Worker:
 
     def close(self) -> None:
         """Ask politely, then kill: a clean exit lets the backend release its resources."""
-        if self.proc.poll() is None:
+        if os.getpid() == self.owner and self.proc.poll() is None:
             try:
                 self._write(memoryview(HEADER.pack(len(data := pickle.dumps(("exit",)))) + data),
                             time.monotonic() + 1)
@@ -322,6 +289,9 @@ class IsolatedBackend(Backend):
             return self._info
 
     def _ensure_worker(self) -> _Worker:
+        if self._worker is not None and self._worker.owner != os.getpid():
+            self._worker.kill()  # inherited through a fork: leave it to its owner, start our own
+            self._worker = None
         if self._worker is not None and self._worker.proc.poll() is None:
             return self._worker
         if self._worker is not None:  # died between requests (e.g. a background thread of the library)

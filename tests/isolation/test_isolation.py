@@ -153,3 +153,18 @@ def test_registry_specs_resolve_in_the_worker():
     assert OneDnnBackend.isolate is True
     assert isinstance(isolation.create_backend("onednn"), OneDnnBackend)
     assert isinstance(isolation.create_backend(spec_of(fakes.CorrectBackend)), fakes.CorrectBackend)
+
+
+def test_a_forked_copy_of_the_parent_leaves_the_worker_alone(isolated):
+    backend = isolated(fakes.CorrectBackend)
+    assert runner.run_backend(make_instance(), backend).status == "pass"
+    pid = backend.pid
+    child = os.fork()
+    if child == 0:  # what a forked child's atexit would do; it must not stop the parent's worker
+        try:
+            isolation.shutdown_all()
+        finally:
+            os._exit(0)
+    assert os.waitpid(child, 0)[1] == 0
+    assert alive(pid)
+    assert runner.run_backend(make_instance("again"), backend).status == "pass" and backend.pid == pid
