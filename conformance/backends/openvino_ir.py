@@ -130,6 +130,9 @@ def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
 class OpenVinoIrBackend(Backend):
     name = "openvino-ir"
     description = "OpenVINO CPU plugin, openvino cases written as IR v11 XML and read with Core.read_model"
+    #: Run in a worker process under --isolation=auto: an AvgPool-16 layer without ``dilations`` makes
+    #: compile_model segfault (openvino 2026.4.1), which must cost one ``crash`` result, not the run.
+    isolate = True
 
     def __init__(self, device: str | None = None):
         import openvino
