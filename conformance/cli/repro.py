@@ -21,14 +21,17 @@ EXIT_OK, EXIT_USAGE = 0, 2
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="conformance repro", description=__doc__.splitlines()[0])
-    parser.add_argument("id", help="case instance id, or item id <instance>::<backend>")
+    parser.add_argument("id", help="case instance id, item id (case::backend[dtype]) or pytest node id")
     parser.add_argument("--backend", help="backend name (default: the one in an item id, or in the record)")
     parser.add_argument("-o", "--output", type=Path, default=Path("repro"), help="output folder (default: repro/)")
     parser.add_argument("--cases", action="append", type=Path, default=[], help="extra case folder(s) or file(s)")
     parser.add_argument("--results", type=Path, help="results JSON-lines file holding the record to reproduce")
     args = parser.parse_args(argv)
 
-    instance_id, _, item_backend = args.id.partition("::")
+    from conformance.records import split_item_id
+
+    instance_id, item_backend = split_item_id(args.id)
+    item_backend = item_backend or ""
     backend = args.backend or item_backend
     if args.backend and item_backend and args.backend != item_backend:
         return _fail(f"--backend {args.backend} contradicts the item id's backend {item_backend}")

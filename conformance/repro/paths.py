@@ -23,7 +23,7 @@ def safe_name(text: str, limit: int = MAX_NAME) -> str:
     """
     name = _UNSAFE.sub("_", text)
     name = re.sub(r"\.{2,}", ".", name)  # ".." never survives, even inside a name
-    name = name.lstrip(".-_")  # no hidden files, nothing a shell would read as an option
+    name = name.lstrip(".-_").rstrip("_")  # no hidden files, nothing a shell would read as an option
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
     if not name:
         return f"repro-{digest}"

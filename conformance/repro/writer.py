@@ -14,7 +14,7 @@ import numpy as np
 from conformance.backends.base import Unsupported
 from conformance.compare.tolerance import policy_for
 from conformance.oracle import oracle_for
-from conformance.records import ResultRecord
+from conformance.records import ResultRecord, item_id
 from conformance.repro.models import harness_imports, write_model
 from conformance.repro.paths import safe_name, target_dir
 from conformance.suite.dtypes import dtype_name
@@ -31,7 +31,7 @@ class ReproError(Exception):
 
 def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: ResultRecord | None = None) -> Path:
     """Write the folder for ``instance`` on ``backend`` under ``out_dir``; returns the folder."""
-    target = target_dir(out_dir, f"{instance.id}::{backend}")
+    target = target_dir(out_dir, item_id(instance.id, backend))
     oracle = oracle_for(instance)
     expected = oracle.expected()
     if expected is None and not instance.expect_error:
@@ -64,7 +64,7 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
                 np.save(target / entry["unspecified"], np.asarray(mask, dtype=bool), allow_pickle=False)
             outputs.append(entry)
     case = {
-        "id": instance.id, "item_id": f"{instance.id}::{backend}", "backend": backend, "op": instance.op,
+        "id": instance.id, "item_id": item_id(instance.id, backend), "backend": backend, "op": instance.op,
         "domain": instance.domain, "version": instance.version, "dtype": instance.dtype, "layout": instance.layout,
         "attributes": instance.attributes, "source": instance.source,
         "case_file": f"{instance.case.file}:{instance.case.line}" if instance.case.line else instance.case.file,

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from conformance.records import item_id, split_item_id
 from conformance.repro.models import harness_imports
 from conformance.repro.paths import safe_name
 
@@ -40,7 +41,7 @@ def test_route_runs_isolated(tmp_path, scratch_cases, cli, run_script, instance_
     if importlib.util.find_spec(runtime) is None or backend == "onednn" and not _onednn_available():
         pytest.skip(f"{backend} runtime not installed")
     assert cli(instance_id, "--backend", backend, "--cases", str(scratch_cases), "-o", str(tmp_path / "o")) == 0
-    folder = tmp_path / "o" / safe_name(f"{instance_id}::{backend}")
+    folder = tmp_path / "o" / safe_name(item_id(instance_id, backend))
     assert (folder / model_file).exists()
     for source in [folder / "repro.py", *sorted((folder / "onednn_binding").glob("*.py"))]:
         assert harness_imports(source.read_text()) == [], source
@@ -57,7 +58,7 @@ def test_route_runs_isolated(tmp_path, scratch_cases, cli, run_script, instance_
 
 def test_onednn_copy_keeps_the_library_logic(tmp_path, scratch_cases, cli):
     assert cli("onednn/AvgPool-1/k3s1[float32]::onednn", "--cases", str(scratch_cases), "-o", str(tmp_path)) == 0
-    binding = tmp_path / safe_name("onednn/AvgPool-1/k3s1[float32]::onednn") / "onednn_binding"
+    binding = tmp_path / safe_name(item_id("onednn/AvgPool-1/k3s1[float32]", "onednn")) / "onednn_binding"
     tree = ast.parse((binding / "avgpool.py").read_text())
     functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert {"run_avg_pool", "_set_attribute"} <= functions
@@ -96,7 +97,7 @@ cases:
 """)
     item = "ai.onnx/AveragePool-22/strides_zero[float32]::onnxruntime"
     assert cli(item, "--cases", str(cases), "-o", str(tmp_path / "o")) == 0
-    folder = tmp_path / "o" / safe_name(item)
+    folder = tmp_path / "o" / safe_name(item_id(*split_item_id(item)))
     assert json.loads((folder / "case.json").read_text())["mode"] == "expect-error"
     result = run_script(folder / "repro.py", cwd=tmp_path)
     # onnxruntime rejects strides 0 (shape inference): the negative case passes, nothing to reproduce
@@ -104,5 +105,5 @@ cases:
     assert "rejects the invalid case" in result.stdout
     item = "ai.onnx/AveragePool-22/wrongly_negative[float32]::onnxruntime"
     assert cli(item, "--cases", str(cases), "-o", str(tmp_path / "o")) == 0
-    result = run_script(tmp_path / "o" / safe_name(item) / "repro.py", cwd=tmp_path)
+    result = run_script(tmp_path / "o" / safe_name(item_id(*split_item_id(item))) / "repro.py", cwd=tmp_path)
     assert result.returncode == 1 and "accepted an invalid case (output shapes [[1, 1, 3, 3]])" in result.stdout

@@ -14,7 +14,7 @@ from conformance.repro.models import harness_imports
 
 pytest.importorskip("onnxruntime")
 ONNX_ID = "ai.onnx/AveragePool-22/2d_precomputed_pads[float32]"
-ONNX_DIR = "ai.onnx_AveragePool-22_2d_precomputed_pads_float32_onnxruntime"
+ONNX_DIR = "ai.onnx_AveragePool-22_2d_precomputed_pads_onnxruntime_float32"
 
 
 @pytest.fixture
