@@ -128,8 +128,26 @@ def fuzz(backend: Backend, config: FuzzConfig) -> FuzzReport:
         )
         by_signature[final] = finding
         report.findings.append(finding)
+    report.findings = merge_supersets(report.findings)
     report.elapsed_s = round(time.monotonic() - start, 3)
     return report
+
+
+def merge_supersets(findings: list[Finding]) -> list[Finding]:
+    """Fold a finding into another of the same kind whose features are a strict subset of its own.
+
+    Greedy shrinking stops in local minima (e.g. a pad it cannot remove because the random values then happen to
+    agree); the finding that needs fewer features already explains it, so the larger one only adds occurrences.
+    """
+    kept: list[Finding] = []
+    for finding in sorted(findings, key=lambda f: (len(sig.features(f.draft)), f.first_case)):
+        mine = set(sig.features(finding.draft))
+        smaller = next((k for k in kept if k.kind == finding.kind and set(sig.features(k.draft)) < mine), None)
+        if smaller is None:
+            kept.append(finding)
+        else:
+            smaller.occurrences += finding.occurrences
+    return sorted(kept, key=lambda f: f.first_case)
 
 
 def _draw(prof: Profile, runner: _Runner, config: FuzzConfig, index: int, report: FuzzReport) -> (
