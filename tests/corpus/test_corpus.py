@@ -1,0 +1,281 @@
+"""The case corpus (cases/**): it loads, its inputs materialize, the reference agrees with its claims, every
+negative case is rejected, the onnx node-test importer is complete, and coverage has no gaps."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conformance import coverage
+from conformance.runner import run_reference
+from conformance.suite import onnx_node_tests
+from conformance.suite.expand import expand, inputs_of
+from conformance.suite.loader import CaseFileError, load_file, load_text
+from conformance.suite.sources import imported_cases
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "cases"
+SPECS = Path("/work/shared/specs")
+FILES = sorted(CASES.rglob("*.yaml"))
+
+#: Spec examples whose claims contradict the spec's own semantics (FINDINGS.md): instance id -> reason fragment.
+EXPECTED_ERRATA = {
+    **{f"openvino/AvgPool-{v}/spec_example_{n}[float32]": "claims output shape [1, 3, 32, 32]"
+       for v in (1, 14, 16) for n in (1, 2)},
+    "openvino/AdaptiveAvgPool-8/spec_example[float32]": "output_type",
+}
+#: Cases that abort oneDNN 3.2 (kept as findings; tagged so in-process runs can deselect them).
+ABORTS_ONEDNN = {"ceil_window_in_padding_exclude", "pads_ge_kernel_exclude", "kernel_zero", "kernel_negative",
+                 "negative_pads", "input_rank2", "kernel_larger_than_padded_input", "data_format_invalid"}
+
+
+@lru_cache(maxsize=1)
+def corpus():
+    """(file, case) for every case of the corpus, imports included."""
+    result = []
+    for path in FILES:
+        loaded = load_file(path, display=str(path.relative_to(ROOT)))
+        assert not loaded.errors, "\n".join(map(str, loaded.errors))
+        for case in loaded.cases + imported_cases(loaded):
+            result.append((path, case))
+    return result
+
+
+@lru_cache(maxsize=1)
+def instances():
+    return [instance for _, case in corpus() for instance in expand(case)]
+
+
+@lru_cache(maxsize=1)
+def reference_records():
+    return {instance.id: run_reference(instance) for instance in instances()}
+
+
+def test_the_corpus_has_files_for_every_domain():
+    names = {str(p.relative_to(CASES)) for p in FILES}
+    for expected in ("onnx/GlobalAveragePool.yaml", "openvino/AvgPool-1.yaml", "openvino/AvgPool-14.yaml",
+                     "openvino/AvgPool-16.yaml", "openvino/AdaptiveAvgPool-8.yaml", "onednn/AvgPool.yaml"):
+        assert expected in names
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(CASES)) for p in FILES])
+def test_every_file_loads_without_errors(path):
+    loaded = load_file(path)
+    assert not loaded.errors, "\n".join(map(str, loaded.errors))
+    assert loaded.cases or loaded.imports
+    imported_cases(loaded)
+
+
+def test_instance_ids_are_unique():
+    counts = Counter(i.id for i in instances())
+    assert [k for k, v in counts.items() if v > 1] == []
+
+
+def test_every_instance_materializes():
+    for instance in instances():
+        arrays = inputs_of(instance)
+        assert len(arrays) == len(instance.inputs)
+        for spec, array in zip(instance.inputs, arrays):
+            if spec.shape is not None:
+                assert tuple(array.shape) == tuple(spec.shape), instance.id
+        assert np.isfinite(arrays[0].astype(np.float64)).all(), instance.id
+
+
+def test_seeded_inputs_are_reproducible():
+    some = [i for i in instances() if any(t.random for t in i.inputs)][:20]
+    assert some
+    for instance in some:
+        first, second = inputs_of(instance), inputs_of(instance)
+        assert all(np.array_equal(a, b) for a, b in zip(first, second))
+
+
+def test_every_case_says_why_it_exists():
+    for _, case in corpus():
+        if case.source in ("edge", "negative"):
+            assert case.reason or case.tags, f"{case.file}:{case.line} {case.id}"
+        if case.expect_error:
+            assert case.reason, f"{case.file}:{case.line} {case.id}: a negative case needs a reason"
+
+
+def test_expected_errata_come_out_as_erratum():
+    records = reference_records()
+    for instance_id, fragment in EXPECTED_ERRATA.items():
+        record = records[instance_id]
+        assert record.status == "erratum", (instance_id, record.status, record.reason)
+        assert fragment in record.reason
+
+
+def test_no_other_erratum_or_failure_in_the_reference_column():
+    bad = {k: (r.status, r.reason) for k, r in reference_records().items()
+           if k not in EXPECTED_ERRATA and r.status != "pass"}
+    assert bad == {}
+
+
+def test_spec_examples_three_to_five_match_their_claims():
+    records = reference_records()
+    for version in (1, 14, 16):
+        for n in (3, 4, 5):
+            assert records[f"openvino/AvgPool-{version}/spec_example_{n}[float32]"].status == "pass"
+
+
+def test_every_negative_case_is_rejected_by_the_reference():
+    negatives = [i for i in instances() if i.expect_error]
+    assert len(negatives) > 40
+    for instance in negatives:
+        record = reference_records()[instance.id]
+        assert record.status == "pass" and record.reason.startswith("rejected as expected"), (instance.id, record.reason)
+
+
+def test_ir_xml_blocks_are_verbatim_spec_text():
+    texts = {"AvgPool": (SPECS / "openvino-AvgPool-1.md").read_text(),
+             "AdaptiveAvgPool": (SPECS / "openvino-AdaptiveAvgPool-8.md").read_text()}
+    examples = [(c.op, c.spec_example) for _, c in corpus() if c.spec_example is not None]
+    assert len(examples) == 3 * 5 + 1
+    for op, example in examples:
+        assert example.xml.strip() in texts[op]
+
+
+def test_adaptive_example_has_explicit_output_size():
+    (case,) = [c for _, c in corpus() if c.op == "AdaptiveAvgPool" and c.id == "spec_example"]
+    assert case.spec_example.unknown_attributes == ("output_type",)
+    size = case.inputs[1]
+    assert size.dtype == "int64" and size.data == [16, 16]
+
+
+def test_onednn_abort_cases_are_tagged():
+    onednn = {c.id: c for _, c in corpus() if c.domain == "onednn"}
+    for case_id in ABORTS_ONEDNN:
+        assert "aborts-onednn" in onednn[case_id].tags
+    tagged = {c.id for c in onednn.values() if "aborts-onednn" in c.tags}
+    assert tagged == ABORTS_ONEDNN
+
+
+def test_onednn_cases_run_both_layouts_and_three_dtypes():
+    onednn = [i for i in instances() if i.domain == "onednn" and not i.expect_error]
+    assert {i.layout for i in onednn} == {"NXC", "NCX"}
+    assert {i.dtype for i in onednn} == {"float32", "bfloat16", "float16"}
+    for instance in onednn:
+        assert instance.attributes["data_format"] == instance.layout
+
+
+def test_attributes_only_where_the_version_has_them():
+    since = {"count_include_pad": 7, "ceil_mode": 10, "dilations": 19}
+    for instance in instances():
+        if instance.domain != "ai.onnx" or instance.op != "AveragePool" or instance.expect_error:
+            continue
+        for name, first in since.items():
+            if name in instance.attributes:
+                assert instance.version >= first, instance.id
+        if instance.dtype == "bfloat16":
+            assert instance.version >= 22, instance.id
+
+
+# ---- the onnx node-test importer ---------------------------------------------------------------------------
+
+_ONNX_LIST = textwrap.dedent("""
+    import json, warnings
+    warnings.simplefilter("ignore")
+    from onnx.backend.test.loader import load_model_tests
+    names = sorted(t.name for t in load_model_tests(kind="node") if t.model is not None
+                   and [n.op_type for n in t.model.graph.node] in (["AveragePool"], ["GlobalAveragePool"]))
+    print(json.dumps(names))
+""")
+
+
+def test_importer_yields_every_averagepool_node_test_of_onnx():
+    out = subprocess.run([sys.executable, "-c", _ONNX_LIST], capture_output=True, text=True, check=True, timeout=300)
+    expected = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(expected) >= 20
+    imported = sorted(c.id for _, c in corpus() if c.source == "onnx-node-test")
+    assert imported == expected
+
+
+def test_imported_cases_carry_arrays_source_tag_and_opset():
+    imported = [c for _, c in corpus() if c.source == "onnx-node-test"]
+    assert imported
+    for case in imported:
+        assert "onnx-node-test" in case.tags
+        assert len(case.versions) == 1 and case.versions[0] >= 1
+        assert all(t.array is not None for t in case.inputs + case.outputs)
+        assert case.line >= 1 and case.file.endswith(".yaml")
+
+
+def test_node_tests_are_cached_per_process():
+    assert onnx_node_tests.node_tests() is onnx_node_tests.node_tests()
+
+
+def test_unknown_import_source_names_the_file():
+    loaded = load_text(textwrap.dedent("""
+        op: AveragePool
+        domain: ai.onnx
+        versions: [22]
+        import: {from: onnx-zoo, pattern: "x"}
+    """), "cases/onnx/bad-import.yaml")
+    with pytest.raises(CaseFileError) as info:
+        imported_cases(loaded)
+    assert "cases/onnx/bad-import.yaml" in str(info.value) and "onnx-zoo" in str(info.value)
+
+
+def test_import_matching_nothing_is_an_error():
+    loaded = load_text("op: AveragePool\ndomain: ai.onnx\nversions: [22]\n"
+                       "import: {from: onnx-node-tests, pattern: test_nothing_*}\n", "cases/x.yaml")
+    with pytest.raises(CaseFileError, match="no AveragePool node test"):
+        imported_cases(loaded)
+
+
+# ---- coverage -----------------------------------------------------------------------------------------------
+
+def test_corpus_coverage_has_no_gaps():
+    report = coverage.compute(instances())
+    gaps = {e.spec: e.gaps for e in report if e.has_gap}
+    assert gaps == {}
+    assert {e.spec for e in report} == {f"{d}/{o}-{v}" for d, o, v in coverage.SEED_SPECS}
+
+
+def test_coverage_main_exit_status_and_json(capsys):
+    assert coverage.coverage_main(["--cases", str(CASES), "--no-imports"]) == 0
+    assert "no gaps" in capsys.readouterr().out
+    assert coverage.coverage_main(["--cases", str(CASES), "--no-imports", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["gap"] is False and len(data["specs"]) == len(coverage.SEED_SPECS)
+
+
+def test_a_synthetic_corpus_with_a_gap_is_reported(tmp_path, capsys):
+    (tmp_path / "AvgPool.yaml").write_text(textwrap.dedent("""
+        op: AvgPool
+        domain: onednn
+        version: 1
+        cases:
+          - id: only_nxc_floor
+            dtypes: [float32]
+            layouts: [NXC]
+            attributes: {kernel: [2, 2], strides: [1, 1], pads_begin: [0, 0], pads_end: [0, 0], exclude_pad: true}
+            inputs: {x: {shape: [1, 1, 4, 4], random: {seed: 1}}}
+          - id: negative_does_not_count
+            expect: error
+            reason: kernel 0
+            layouts: [NCX]
+            attributes: {kernel: [0, 2], strides: [1, 1], pads_begin: [0, 0], pads_end: [0, 0], exclude_pad: false}
+            inputs: {x: {shape: [1, 1, 4, 4], random: {seed: 2}}}
+    """))
+    assert coverage.coverage_main(["--cases", str(tmp_path), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    onednn = next(s for s in data["specs"] if s["spec"] == "onednn/AvgPool-1")
+    missing = onednn["dimensions"]
+    assert missing["layout"]["missing"] == ["NCX"]
+    assert missing["exclude_pad"]["missing"] == ["false"]
+    assert "ceil" in missing["rounding_type"]["missing"]
+    assert set(missing["dtype"]["missing"]) == {"bfloat16", "float16"}
+    assert missing["rank"]["missing"] == ["1-D", "3-D"]
+    onnx22 = next(s for s in data["specs"] if s["spec"] == "ai.onnx/AveragePool-22")
+    assert onnx22["instances"] == 0 and onnx22["gap"] is True
+    assert coverage.coverage_main(["--cases", str(tmp_path)]) == 1
+    assert "MISSING: NCX" in capsys.readouterr().out
