@@ -9,7 +9,7 @@ from conformance.backends.base import Backend
 from conformance.fuzz.engine import FuzzConfig, fuzz
 from conformance.fuzz.writer import write
 
-#: Backends that may abort the whole process on some inputs (FINDINGS.md): never fuzzed in-process.
+#: Backends that may abort the whole process on some inputs (FINDINGS.md): never fuzzed without isolation.
 NATIVE_ABORTING = ("onednn",)
 
 
@@ -25,31 +25,33 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--invalid", action="store_true",
                    help="generate inputs the spec forbids: the reference rejects them, a backend must too")
     p.add_argument("--max-shrink", type=int, default=200, help="backend runs allowed per shrink (default 200)")
-    p.add_argument("--no-isolation", action="store_true",
-                   help="run native backends in-process even though they may abort it")
+    p.add_argument("--isolation", choices=("auto", "process", "none"), default="auto",
+                   help="run the backend in a worker process: auto = the backends known to abort (default)")
+    p.add_argument("--case-timeout", type=float, default=30.0, help="seconds per case in a worker (status timeout)")
     p.add_argument("-o", "--output", default="findings", help="output folder (default findings/)")
     return p
 
 
-def make_backend(name: str, isolate: bool) -> Backend:
+def make_backend(name: str, isolation: str = "auto", timeout: float = 30.0) -> Backend:
+    """The backend, isolated in a worker process when it may abort (a crash is then a finding, not our death)."""
     from conformance.backends.registry import create
 
-    if name.partition(":")[0] in NATIVE_ABORTING and isolate:
-        try:
-            from conformance.backends.isolation import wrap
-        except ImportError:
-            raise SystemExit(
-                f"conformance fuzz: {name} can abort the process and process isolation "
-                "(conformance.backends.isolation) is not available; pass --no-isolation to risk it"
-            ) from None
-        return wrap(name)
-    return create(name)
+    try:
+        from conformance.backends.isolation import wrap
+    except ImportError:
+        if name.partition(":")[0] in NATIVE_ABORTING and isolation != "none":
+            raise SystemExit(f"conformance fuzz: {name} can abort the process and process isolation is not "
+                             "available in this installation; pass --isolation none to risk it") from None
+        return create(name)
+    if isolation == "auto" and name.partition(":")[0] in NATIVE_ABORTING:
+        isolation = "process"  # whatever the backend class declares: a fuzzer feeds it the aborting inputs
+    return wrap(None, name, mode=isolation, timeout=timeout)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        backend = make_backend(args.backend, not args.no_isolation)
+        backend = make_backend(args.backend, args.isolation, args.case_timeout)
     except SystemExit as exc:
         print(exc, file=sys.stderr)
         return 2

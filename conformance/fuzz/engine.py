@@ -165,6 +165,11 @@ def _draw(prof: Profile, runner: _Runner, config: FuzzConfig, index: int, report
 
 def _first_line(text: str) -> str:
     """A short divergence text; runtimes put the useful sentence at the end of a long source-location line."""
+    lines = text.strip().splitlines()
+    # a dead worker's report: the signal line and the C++ exception's what() say it all; the stack does not
+    what = [ln.strip() for ln in lines if ln.strip().startswith("what():")]
+    if lines and what:
+        return f"{lines[0].strip()}; {what[0]}"[:240]
     line = " ".join(text.split())
     return line if len(line) <= 240 else f"{line[:100]} ... {line[-130:]}"
 
