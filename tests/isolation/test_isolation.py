@@ -168,3 +168,17 @@ def test_a_forked_copy_of_the_parent_leaves_the_worker_alone(isolated):
     assert os.waitpid(child, 0)[1] == 0
     assert alive(pid)
     assert runner.run_backend(make_instance("again"), backend).status == "pass" and backend.pid == pid
+
+
+def test_large_arrays_cross_the_pipes(isolated):
+    case = make_instance("big", shape=(1, 2, 1024, 1024))  # 8 MiB in, 8 MiB out: far beyond a pipe buffer
+    record = runner.run_backend(case, isolated(fakes.CorrectBackend))
+    assert record.status == "pass" and record.actual_shape == [1, 2, 1023, 1023]
+
+
+def test_timeout_zero_means_no_limit_but_deaths_are_seen(isolated):
+    backend = isolated(fakes.CorrectBackend, timeout=0)
+    assert runner.run_backend(make_instance(), backend).status == "pass"
+    dead = runner.run_backend(make_instance("x", {"kernel_shape": [2, 2], "fault": "exit"}, expect_error=True),
+                              backend)
+    assert dead.status == "crash" and dead.reason.startswith("worker died: exit code 3")
