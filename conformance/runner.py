@@ -58,6 +58,7 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         return
     try:
         actual = backend.run(instance, [x.copy() for x in oracle.inputs])
+        record.lowered = str(getattr(backend, "last_lowering", "") or "")
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
         return

@@ -8,7 +8,7 @@ import importlib
 import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
-from conformance.backends.onnx_model import build_model
+from conformance.backends.lowering import feed_inputs, onnx_model_for
 from conformance.suite.model import CaseInstance
 
 
@@ -20,20 +20,22 @@ class OnnxBackendAdapter(Backend):
         self.module = importlib.import_module(module)
         self.name = f"onnx-backend:{module}"
         self.description = f"onnx.backend.base.Backend implemented by {module}"
+        self.last_lowering = ""
 
     def version(self) -> str:
         top = importlib.import_module(self.module_name.split(".")[0])
         return str(getattr(top, "__version__", "unknown"))
 
     def supports(self, case: CaseInstance) -> Support:
-        if case.domain != "ai.onnx":
-            return Support.no(f"{self.name} runs ai.onnx models only")
+        if case.domain not in ("ai.onnx", "openvino", "onednn"):
+            return Support.no(f"{self.name} runs ONNX models; no route for domain {case.domain}")
         return Support.yes()
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-        model = build_model(case, check=not case.expect_error)
+        self.last_lowering = ""
+        model, feeds, self.last_lowering = onnx_model_for(case)
         supports_model = getattr(self.module, "supports_device", None)
         if supports_model is not None and not supports_model("CPU"):
             raise Unsupported(f"{self.module_name} does not support the CPU device")
         prepared = self.module.prepare(model, device="CPU")
-        return [np.asarray(out) for out in prepared.run(inputs)]
+        return [np.asarray(out) for out in prepared.run(feed_inputs(inputs, feeds))]

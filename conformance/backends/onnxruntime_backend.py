@@ -1,11 +1,12 @@
-"""onnxruntime: runs ``ai.onnx`` cases as checked single-node models on one execution provider (CPU default)."""
+"""onnxruntime: runs ``ai.onnx`` cases as checked single-node models on one execution provider (CPU default);
+OpenVINO and oneDNN cases through an exact ONNX lowering where one exists (lowering.py, ``last_lowering``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
-from conformance.backends.onnx_model import build_model
+from conformance.backends.lowering import feed_inputs, onnx_model_for
 from conformance.suite.model import CaseInstance
 
 # onnxruntime reports a missing kernel (op/version/type) with these; that is "unsupported", not an error.
@@ -20,6 +21,8 @@ class OnnxRuntimeBackend(Backend):
         import onnxruntime  # noqa: F401  (fail at construction when missing: the backend is not installed)
 
         self.provider = provider or "CPUExecutionProvider"
+        #: Description of the lowering used by the last ``run`` ("" for a native ai.onnx model).
+        self.last_lowering = ""
         if provider:
             self.name = f"onnxruntime:{provider}"
 
@@ -29,17 +32,19 @@ class OnnxRuntimeBackend(Backend):
         return onnxruntime.__version__
 
     def capabilities(self) -> dict[str, list[str]]:
-        return {"ai.onnx": ["AveragePool", "GlobalAveragePool"], "provider": [self.provider]}
+        return {"ai.onnx": ["AveragePool", "GlobalAveragePool"], "provider": [self.provider],
+                "lowered": ["openvino AvgPool-1/14/16", "openvino AdaptiveAvgPool-8 (divisible)", "onednn AvgPool"]}
 
     def supports(self, case: CaseInstance) -> Support:
-        if case.domain != "ai.onnx":
-            return Support.no(f"onnxruntime runs ai.onnx models; {case.domain} cases have no ONNX model")
-        return Support.yes()
+        if case.domain not in ("ai.onnx", "openvino", "onednn"):
+            return Support.no(f"onnxruntime runs ONNX models; no route for domain {case.domain}")
+        return Support.yes()  # other domains: run() raises Unsupported when no exact lowering exists
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
         import onnxruntime as ort
 
-        model = build_model(case, check=not case.expect_error)
+        self.last_lowering = ""
+        model, feeds, self.last_lowering = onnx_model_for(case)
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1  # deterministic and fair under pytest-xdist
         options.log_severity_level = 3
@@ -50,5 +55,5 @@ class OnnxRuntimeBackend(Backend):
             if any(marker in message for marker in _UNSUPPORTED_MARKERS):
                 raise Unsupported(message.strip().splitlines()[0][:500]) from None
             raise
-        feeds = dict(zip(case.input_names, inputs))
-        return list(session.run(None, feeds))
+        names = [i.name for i in model.graph.input]
+        return list(session.run(None, dict(zip(names, feed_inputs(inputs, feeds)))))
