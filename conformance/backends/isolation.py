@@ -308,7 +308,8 @@ class IsolatedBackend(Backend):
             try:
                 return self._exchange(worker, message, timeout)
             except (Crashed, TimedOut):
-                self._worker = None  # the next case gets a fresh worker
+                if worker.closed:  # killed or dead (not a Crashed the backend itself raised): start afresh
+                    self._worker = None
                 raise
 
     def _exchange(self, worker: _Worker, message: tuple[Any, ...], timeout: float, starting: bool = False) -> Any:

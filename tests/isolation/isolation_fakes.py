@@ -135,3 +135,14 @@ class BrokenConstructorBackend(CorrectBackend):
 
     def __init__(self) -> None:
         raise OSError("libfake.so: cannot open shared object file")
+
+
+class InnerCrashBackend(CorrectBackend):
+    """Isolates something of its own and reports its crash: the kind survives, this worker stays."""
+
+    name = "fake-inner-crash"
+
+    def run(self, case, inputs):
+        from conformance.backends.base import Crashed
+
+        raise Crashed("helper died: signal SIGBUS (-7)")

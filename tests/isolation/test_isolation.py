@@ -182,3 +182,12 @@ def test_timeout_zero_means_no_limit_but_deaths_are_seen(isolated):
     dead = runner.run_backend(make_instance("x", {"kernel_shape": [2, 2], "fault": "exit"}, expect_error=True),
                               backend)
     assert dead.status == "crash" and dead.reason.startswith("worker died: exit code 3")
+
+
+def test_a_crash_reported_by_the_backend_keeps_the_worker(isolated):
+    backend = isolated(fakes.InnerCrashBackend)
+    first = runner.run_backend(make_instance(), backend)
+    pid = backend.pid
+    second = runner.run_backend(make_instance("b"), backend)
+    assert first.status == second.status == "crash" and first.reason == "helper died: signal SIGBUS (-7)"
+    assert pid is not None and backend.pid == pid and alive(pid)
