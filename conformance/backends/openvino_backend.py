@@ -17,6 +17,8 @@ _UNSUPPORTED_MARKERS = ("not supported", "Unsupported", "No conversion rule", "i
 class OpenVinoBackend(Backend):
     name = "openvino"
     description = "OpenVINO CPU plugin (ai.onnx through the ONNX frontend, openvino cases through the opset API)"
+    # native code that segfaults on some valid models (AvgPool-16 without dilations): a worker process per backend
+    isolate = True
 
     def __init__(self, device: str | None = None):
         import openvino

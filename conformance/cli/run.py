@@ -19,6 +19,7 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
         cmd += ["-n", args.workers]
     if args.shard:
         cmd += [f"--shard={args.shard}"]
+    cmd += [f"--isolation={args.isolation}", f"--case-timeout={args.case_timeout}"]
     if args.k:
         cmd += ["-k", args.k]
     elif not args.shard:
@@ -34,6 +35,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", default="reports", help="report folder (default: reports)")
     parser.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (default: auto; 0: serial)")
     parser.add_argument("--shard", help="run shard i/n of the items")
+    parser.add_argument("--isolation", choices=["auto", "process", "none"], default="auto",
+                        help="run backends in worker processes (auto: the native ones that can crash)")
+    parser.add_argument("--case-timeout", type=float, default=60, help="seconds per case before 'timeout'")
     parser.add_argument("-k", help="pytest -k expression over item ids")
     parser.add_argument("--baseline", action="append", help="result file(s) of a previous run: gate on regressions")
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
