@@ -20,8 +20,11 @@ def kind_of(record: ResultRecord, invalid: bool) -> str:
     status = record.status
     if status in ("pass", "unsupported", "xfail", "erratum"):
         return NO_DIVERGENCE
-    if status in ("crash", "timeout"):
+    if status == "timeout":
         return status
+    if status == "crash":  # the signal tells an assertion abort (SIGABRT) from a division by zero (SIGFPE)
+        match = re.search(r"signal (SIG[A-Z]+)", record.reason)
+        return f"crash:{match.group(1)}" if match else "crash"
     if status == "fail":
         if invalid:
             return "accepted-invalid"

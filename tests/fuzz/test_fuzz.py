@@ -95,3 +95,25 @@ def test_time_budget_stops_the_run(planted_backend):
     config = FuzzConfig(domain="ai.onnx", op="AveragePool", version=19, budget=10_000, seed=1, time_budget=0.3)
     report = fuzz(planted_backend, config)
     assert report.stopped_by_time and report.cases < 10_000
+
+
+def test_cli_writes_summary_and_cases(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from conformance.cli.main import main
+
+    argv = ["fuzz", "--op", "AveragePool", "--domain", "ai.onnx", "--version", "22", "--backend", "onnxruntime",
+            "--budget", "40", "--seed", "1", "-o", str(tmp_path)]
+    code = main(argv)
+    summaries = list(tmp_path.glob("summary-*.md"))
+    assert len(summaries) == 1 and "seed 1, budget 40" in summaries[0].read_text()
+    cases = list(tmp_path.glob("*.yaml"))
+    assert code == (1 if cases else 0)
+    for path in cases:
+        assert not load_file(path).errors
+
+
+def test_cli_rejects_unknown_op(tmp_path, capsys):
+    from conformance.fuzz.cli import main
+
+    assert main(["--op", "MaxPool", "--domain", "ai.onnx", "--version", "22", "--backend", "onnxruntime",
+                 "-o", str(tmp_path)]) == 2
