@@ -17,6 +17,7 @@ import functools
 import importlib
 import pkgutil
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -42,12 +43,24 @@ class NodeTest:
     atol: float = 1e-7
 
 
-def _module_names(op: str) -> list[str]:
-    """The onnx case modules that may hold tests for `op` (its own module by convention, e.g. averagepool)."""
+@functools.lru_cache(maxsize=1)
+def _module_names() -> tuple[str, ...]:
+    """The onnx case modules that build a node of one of OPS: the op's own module (averagepool.py) and any other
+    module whose source names the op in quotes (a cheap text scan; importing a module runs all its exports)."""
     package = importlib.import_module(_NODE_PACKAGE)
-    names = {info.name for info in pkgutil.iter_modules(package.__path__)}
-    own = op.lower()
-    return [f"{_NODE_PACKAGE}.{own}"] if own in names else []
+    needles = [f'"{op}"' for op in OPS] + [f"'{op}'" for op in OPS]
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg:
+            continue
+        path = Path(package.__path__[0]) / f"{info.name}.py"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        if info.name in {op.lower() for op in OPS} or any(n in text for n in needles):
+            found.append(f"{_NODE_PACKAGE}.{info.name}")
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=1)
@@ -55,9 +68,8 @@ def node_tests() -> tuple[NodeTest, ...]:
     """Every node test of the installed onnx whose single node is one of OPS (cached per process)."""
     import onnx  # noqa: F401  (the case modules need it imported first)
 
-    for op in OPS:
-        for module in _module_names(op):
-            importlib.import_module(module)  # its class body runs the exports once per process
+    for module in _module_names():
+        importlib.import_module(module)  # its class body runs the exports once per process
     from onnx.backend.test.case.node import _NodeTestCases
 
     tests = []
