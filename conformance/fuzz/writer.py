@@ -13,7 +13,7 @@ import yaml
 
 from conformance.fuzz.draft import case_parts, describe
 from conformance.fuzz.engine import Finding, FuzzReport
-from conformance.fuzz.signature import slug
+from conformance.fuzz.signature import features, slug
 
 
 def file_stem(report: FuzzReport) -> str:
@@ -41,8 +41,17 @@ def case_entry(report: FuzzReport, finding: Finding) -> dict[str, Any]:
         entry["layouts"] = [finding.draft.layout]
     if finding.draft.mutation:
         entry["expect"] = "error"
-    entry["tags"] = ["fuzz", finding.kind]
+    entry["tags"] = ["fuzz", finding.kind, "features=" + " ".join(features(finding.draft))]
     return entry
+
+
+def _key(entry: dict[str, Any]) -> tuple[str, frozenset[str]] | None:
+    """(kind, features) of a written entry, from its tags; None for entries not written by the fuzzer."""
+    tags = entry.get("tags") or []
+    found = [t for t in tags if isinstance(t, str) and t.startswith("features=")]
+    if len(tags) < 3 or not found:
+        return None
+    return tags[1], frozenset(found[0].removeprefix("features=").split())
 
 
 def write(report: FuzzReport, out_dir: Path | str) -> tuple[Path | None, Path]:
@@ -65,12 +74,15 @@ def _merge_cases(path: Path, report: FuzzReport) -> None:
         existing = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         if (existing.get("op"), existing.get("domain")) == (cfg.op, cfg.domain):
             doc = existing
-    seen = {c.get("id") for c in doc.get("cases", [])}
     for finding in report.findings:
         entry = case_entry(report, finding)
-        if entry["id"] not in seen:
-            doc["cases"].append(entry)
-            seen.add(entry["id"])
+        key = _key(entry)
+        assert key is not None
+        keys = [(c, _key(c)) for c in doc["cases"]]
+        # the same fold as engine.merge_supersets, across runs: the entry needing fewer features wins
+        if any(c.get("id") == entry["id"] or (k and k[0] == key[0] and k[1] < key[1]) for c, k in keys):
+            continue
+        doc["cases"] = [c for c, k in keys if not (k and k[0] == key[0] and key[1] < k[1])] + [entry]
     header = (f"# Found by `conformance fuzz` against {report.backend}; each case is a shrunk divergence.\n"
               "# Regenerate or extend with: conformance fuzz --op OP --domain D --version V --backend B -o DIR\n")
     path.write_text(header + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=120),
