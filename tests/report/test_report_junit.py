@@ -22,7 +22,7 @@ def test_suite_per_backend_and_testcase_naming(tmp_path: Path, records: list) ->
         mine = [r for r in records if r.backend == backend]
         cases = suite.findall("testcase")
         assert int(suite.get("tests")) == len(cases) == len(mine)
-        assert {c.get("name") for c in cases} == {f"{r.id}::{backend}" for r in mine}
+        assert {c.get("name") for c in cases} == {r.item_id for r in mine}
         props = {p.get("name"): p.get("value") for p in suite.find("properties")}
         assert int(props["count.pass"]) == sum(r.status == "pass" for r in mine)
         assert "pass_rate" in props and "backend_version" in props
@@ -38,7 +38,7 @@ def test_status_elements(tmp_path: Path) -> None:
     kinds = {}
     for c in suite.findall("testcase"):
         child = [e for e in c if e.tag != "properties"]
-        kinds[c.get("name").split("/")[2].split("[")[0]] = (child[0].tag, child[0].get("type")) if child else None
+        kinds[c.get("name").split("/")[2].split("::")[0]] = (child[0].tag, child[0].get("type")) if child else None
     assert kinds["pass"] is None
     assert kinds["fail"] == ("failure", "fail") and kinds["xpass"] == ("failure", "xpass")
     for s in ("error", "crash", "timeout"):
