@@ -179,6 +179,8 @@ def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, 
     outputs = _tensors(raw.get("outputs"), "outputs", None, case_id) if raw.get("outputs") else ()
     dtypes = _names(raw.get("dtypes"), "dtypes", DTYPE_NAMES) or _default_dtypes(inputs)
     layouts = _names(raw.get("layouts"), "layouts", LAYOUTS)
+    if "data_format" in attributes:
+        layouts = ()  # an explicit data_format (even an invalid one, in a negative case) is not expanded away
     tolerance = raw.get("tolerance") or {}
     if not isinstance(tolerance, dict) or set(tolerance) - TOLERANCE_KEYS:
         raise ValueError(f"tolerance must be a mapping with keys from {', '.join(sorted(TOLERANCE_KEYS))}")

@@ -108,3 +108,25 @@ cases:
     assert "bogus" not in case.attributes and case.spec_example.unknown_attributes == ("bogus",)
     assert case.inputs[0].shape == (1, 3, 32, 32) and case.inputs[0].random is not None
     assert case.spec_example.output_dims == ((1, 3, 10, 10),)
+
+
+def test_explicit_data_format_is_not_overridden_by_the_layout_matrix():
+    text = """\
+op: AvgPool
+domain: onednn
+version: 1
+defaults: {layouts: [NXC, NCX]}
+cases:
+  - id: expanded
+    attributes: {kernel: [2, 2]}
+    inputs: {x: {shape: [1, 2, 4, 4], random: {seed: 1}}}
+  - id: fixed
+    expect: error
+    attributes: {kernel: [2, 2], data_format: NHWC}
+    inputs: {x: {shape: [1, 4, 4, 2], random: {seed: 1}}}
+"""
+    expanded, fixed = load_text(text, "x.yaml").cases
+    assert [i.attributes["data_format"] for i in expand(expanded)] == ["NXC", "NCX"]
+    assert [i.input_shapes[0] for i in expand(expanded)] == [(1, 4, 4, 2), (1, 2, 4, 4)]
+    (only,) = expand(fixed)
+    assert only.attributes["data_format"] == "NHWC" and only.id.endswith("fixed[float32]")
