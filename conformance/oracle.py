@@ -28,6 +28,7 @@ class Oracle:
     rejection: str = ""  # the reference's SpecViolation message
     unknown: str = ""  # the reference does not implement this op/version
     _magnitude: list[np.ndarray] | None = None
+    _window: int | None = None  # every backend of the instance asks for it: computed once
 
     @property
     def literal(self) -> list[np.ndarray | None]:
@@ -53,15 +54,35 @@ class Oracle:
             self._magnitude = result.outputs
         return self._magnitude
 
+    def inputs_finite(self) -> bool:
+        return all(x.dtype.kind in "iub" or bool(np.isfinite(x).all()) for x in self.inputs)
+
     def window(self) -> int:
-        inst = self.instance
-        values = {i: x for i, x in enumerate(self.inputs) if x.dtype.kind in "iu"}
-        try:
-            return reference.window_elements(
-                inst.domain, inst.op, inst.version, [x.shape for x in self.inputs], inst.attributes, values
-            )
-        except (LookupError, ValueError):
-            return 1
+        if self._window is None:
+            inst = self.instance
+            values = tuple((i, x.dtype.str, x.tobytes()) for i, x in enumerate(self.inputs) if x.dtype.kind in "iu")
+            # the dtype expansions of a case share their geometry: one window computation serves them all
+            key = (inst.domain, inst.op, inst.version, tuple(x.shape for x in self.inputs),
+                   repr(sorted(inst.attributes.items())), values)
+            self._window = _WINDOWS.get(key)
+            if self._window is None:
+                self._window = _WINDOWS[key] = _window_elements(inst, self.inputs)
+                while len(_WINDOWS) > _WINDOW_CACHE_SIZE:
+                    _WINDOWS.popitem(last=False)
+        return self._window
+
+
+_WINDOWS: OrderedDict[tuple, int] = OrderedDict()
+_WINDOW_CACHE_SIZE = 256
+
+
+def _window_elements(inst: CaseInstance, inputs: list[np.ndarray]) -> int:
+    values = {i: x for i, x in enumerate(inputs) if x.dtype.kind in "iu"}
+    try:
+        return reference.window_elements(inst.domain, inst.op, inst.version, [x.shape for x in inputs],
+                                         inst.attributes, values)
+    except (LookupError, ValueError):
+        return 1
 
 
 def oracle_for(instance: CaseInstance) -> Oracle:

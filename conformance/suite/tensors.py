@@ -6,6 +6,8 @@ specified and platform independent, values are drawn in float64 and only then ca
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 
 from conformance.suite.dtypes import np_dtype
@@ -41,7 +43,33 @@ def materialize(spec: TensorSpec, dtype: str) -> np.ndarray:
     raise TensorError(f"tensor {spec.name!r} needs one of data, random, arange")
 
 
+#: float64 draws by (params, shape): a case's dtype expansions draw the same values and only cast differently.
+#: Bounded in entries and in elements (big tensors are drawn again rather than kept).
+_DRAWS: OrderedDict[tuple, np.ndarray] = OrderedDict()
+_DRAW_CACHE_SIZE = 64
+_DRAW_MAX_ELEMENTS = 1 << 16
+
+
 def _random(params: dict, shape: tuple[int, ...]) -> np.ndarray:
+    """The float64 draw (callers cast it with ``astype``, which copies: the cached array is never handed out)."""
+    try:
+        key = (tuple(sorted((k, repr(v)) for k, v in params.items())), tuple(int(d) for d in shape))
+    except TypeError:
+        return _draw(params, shape)
+    cached = _DRAWS.get(key)
+    if cached is not None:
+        _DRAWS.move_to_end(key)
+        return cached
+    values = _draw(params, shape)
+    if values.size <= _DRAW_MAX_ELEMENTS:
+        values.flags.writeable = False
+        _DRAWS[key] = values
+        while len(_DRAWS) > _DRAW_CACHE_SIZE:
+            _DRAWS.popitem(last=False)
+    return values
+
+
+def _draw(params: dict, shape: tuple[int, ...]) -> np.ndarray:
     if "seed" not in params:
         raise TensorError("random tensors need an explicit seed (results must be reproducible)")
     rng = np.random.Generator(np.random.PCG64(int(params["seed"])))
