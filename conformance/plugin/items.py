@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -22,7 +23,7 @@ class CaseFile(pytest.File):
         from conformance.suite.loader import load_file
         from conformance.suite.sources import imported_cases
 
-        display = self.config.cwd_relative_nodeid(self.nodeid) if hasattr(self.config, "cwd_relative_nodeid") else None
+        display = _display_path(self)
         try:
             loaded = load_file(self.path, display=display or str(self.path))
             cases = loaded.cases + imported_cases(loaded)
@@ -40,7 +41,18 @@ class CaseFile(pytest.File):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, CaseFileError):
             return str(excinfo.value)
-        return super().repr_failure(excinfo, style)
+        # pytest's Collector.repr_failure takes no style: passing one turned any other error into an INTERNALERROR
+        return super().repr_failure(excinfo)
+
+
+def _display_path(node: pytest.File) -> str:
+    """The file as the user would type it: relative to the invocation folder (the node id when that is the
+    rootdir). Not Config.cwd_relative_nodeid: pytest 9 made it take a NodeId object, and a str failed there
+    whenever the case folder lies outside the invocation folder."""
+    try:
+        return os.path.relpath(node.path, node.config.invocation_params.dir).replace(os.sep, "/")
+    except ValueError:  # another drive (Windows)
+        return str(node.path)
 
 
 class BrokenCase(pytest.Collector):
