@@ -67,13 +67,101 @@ class _LineLoader(_SafeBase):
         return mapping
 
 
+    # Scalars repeat a lot across a corpus (keys, small ints, dtype names); their tag resolution (regexes) and
+    # construction are pure functions of (value, implicit) and (tag, value) for a SafeLoader without path
+    # resolvers, and were most of collection time. Memoized per process; only immutable results are shared.
+    def resolve(self, kind, value, implicit):
+        if kind is not yaml.ScalarNode:
+            return super().resolve(kind, value, implicit)
+        key = (value, implicit)
+        tag = _TAGS.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            _remember(_TAGS, key, tag)
+        return tag
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if node.__class__ is not yaml.ScalarNode:
+            return super().construct_object(node, deep)
+        key = (node.tag, node.value)
+        value = _SCALARS.get(key, _MISSING)
+        if value is _MISSING:
+            value = super().construct_object(node, deep)
+            if type(value) in _IMMUTABLE:
+                _remember(_SCALARS, key, value)
+        return value
+
+
+    def fast_data(self) -> Any:
+        """``get_single_data()`` with one Python pass over the node tree instead of PyYAML's generic constructor.
+
+        Plain sequences, mappings and aliases are built here; scalars go through the (memoized) SafeConstructor;
+        anything else (merge keys, !!set/!!omap/!!pairs, recursive aliases, unhashable keys) falls back to the
+        generic constructor, so the result (and any error) is the same as before.
+        """
+        node = self.get_single_node()
+        if node is None:
+            return None
+        try:
+            return self._build(node, {}, set())
+        except _Fallback:
+            self.lines.clear()
+            return self.construct_document(node)
+
+    def _build(self, node: yaml.Node, done: dict[int, Any], building: set[int]) -> Any:
+        cls = node.__class__
+        if cls is yaml.ScalarNode:
+            return self.construct_object(node)
+        ident = id(node)
+        if ident in done:
+            if ident in building:
+                raise _Fallback  # a recursive alias: PyYAML's own error
+            return done[ident]
+        building.add(ident)
+        if cls is yaml.SequenceNode and node.tag == _SEQ:
+            out: Any = []
+            done[ident] = out
+            out.extend(self._build(child, done, building) for child in node.value)
+        elif cls is yaml.MappingNode and node.tag == _MAP:
+            out = {}
+            done[ident] = out
+            for key_node, value_node in node.value:
+                if key_node.tag in _SPECIAL_KEYS or key_node.__class__ is not yaml.ScalarNode:
+                    raise _Fallback
+                out[self._build(key_node, done, building)] = self._build(value_node, done, building)
+            self.lines[id(out)] = node.start_mark.line + 1
+        else:
+            raise _Fallback
+        building.discard(ident)
+        return out
+
+
+class _Fallback(Exception):
+    pass
+
+
+_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_SPECIAL_KEYS = {"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"}
+_TAGS: dict[tuple, str] = {}
+_SCALARS: dict[tuple, Any] = {}
+_MISSING = object()
+_IMMUTABLE = (int, float, str, bool, type(None))
+_MEMO_LIMIT = 200_000
+
+
+def _remember(memo: dict, key: tuple, value: Any) -> None:
+    if len(memo) >= _MEMO_LIMIT:  # a pathological corpus of unique scalars must not grow memory without bound
+        memo.clear()
+    memo[key] = value
+
+
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, dict[int, int]]:
     loader = _LineLoader(text)
     try:
-        return loader.get_single_data(), loader.lines
+        return loader.fast_data(), loader.lines
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else 0
