@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ._entry import require_output
 from ._errors import (
     SpecViolation,
     bool_attr,
@@ -64,12 +65,7 @@ def _geometry(shape_ncx: Sequence[int], attributes: dict[str, Any]) -> tuple[lis
     rounding = enum_attr(attributes.get("rounding_type", "floor"), "rounding_type", ("floor", "ceil"))
     auto_pad = AUTO_PAD[enum_attr(attributes.get("auto_pad", "None"), "auto_pad", tuple(AUTO_PAD))]
     axes = make_axes(shape_ncx[2:], kernel, strides, [1] * n, pads_begin, pads_end, auto_pad, rounding == "ceil")
-    for i, a in enumerate(axes):
-        if a.out < 1:
-            raise SpecViolation(
-                f"{op}: spatial axis {i} of size {a.size} with pads ({a.pad_begin}, {a.pad_end}) is smaller than "
-                f"the kernel {a.kernel}: the output would be empty"
-            )
+    require_output(op, axes)
     return axes, Divisor.INPUT if exclude else Divisor.KERNEL
 
 

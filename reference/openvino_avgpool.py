@@ -14,18 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from ._entry import require_output, windowed_op
 from ._errors import (
     SpecViolation,
     bool_attr,
-    check_float_input,
     check_rank,
     check_unknown_attributes,
     enum_attr,
     int_list,
 )
-from ._windows import Axis, Divisor, make_axes, max_window_elements, pool_average
+from ._windows import Axis, Divisor, make_axes
 
 OP = "AvgPool"
 VERSIONS = (1, 14, 16)
@@ -62,35 +60,8 @@ def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> t
         shape[2:], kernel, strides, dilations, pads_begin, pads_end, auto_pad,
         ceil=rounding != "floor", torch_ceil=rounding == "ceil_torch",
     )
-    for i, a in enumerate(axes):
-        if a.out < 1:
-            raise SpecViolation(
-                f"{op}: spatial axis {i} of size {a.size} with pads ({a.pad_begin}, {a.pad_end}) is smaller than "
-                f"the kernel extent {a.extent}: the output would be empty"
-            )
+    require_output(op, axes)
     return axes, Divisor.INPUT if exclude else Divisor.PADDED
 
 
-def output_shapes(
-    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
-) -> list[tuple[int, ...]]:
-    axes, _ = _geometry(since, input_shapes[0], attributes)
-    return [(*input_shapes[0][:2], *(a.out for a in axes))]
-
-
-def window_elements(
-    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
-) -> int:
-    axes, _ = _geometry(since, input_shapes[0], attributes)
-    return max_window_elements(axes)
-
-
-def evaluate(
-    since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
-) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    if len(inputs) != 1:
-        raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(inputs)}")
-    check_float_input(inputs[0])
-    axes, divisor = _geometry(since, inputs[0].shape, attributes)
-    y, mask = pool_average(inputs[0], axes, divisor)
-    return [y], [mask]
+output_shapes, window_elements, evaluate = windowed_op(OP, _geometry)
