@@ -61,7 +61,7 @@ class ResultRecord:
         return item_id(self.id, self.backend)
 
     def to_json(self) -> str:
-        return json.dumps(_finite(asdict(self)), sort_keys=False, separators=(",", ":"))
+        return json.dumps(finite(asdict(self)), sort_keys=False, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ResultRecord:
@@ -97,14 +97,14 @@ def split_item_id(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def _finite(value: Any) -> Any:
-    """JSON has no NaN/inf: write them as strings so every line stays strict JSON."""
+def finite(value: Any) -> Any:
+    """JSON has no NaN/inf (and JSON.parse rejects them): carry them as strings so every line stays strict JSON."""
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_finite(v) for v in value]
+        return [finite(v) for v in value]
     return value
 
 

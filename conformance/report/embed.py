@@ -8,12 +8,11 @@ string table. The page unpacks it in a few milliseconds.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from conformance.records import ResultRecord
+from conformance.records import ResultRecord, finite
 
 FIELDS = [f.name for f in fields(ResultRecord)]
 #: Fields whose values are strings that repeat across records: stored as an index into the string table.
@@ -52,16 +51,6 @@ def embed_json(data: object) -> str:
         .replace("\u2029", "\\u2029")
     )
 
-
-def finite(value: Any) -> Any:
-    """JSON has no NaN/inf (JSON.parse rejects them): carry them as strings, as records.py does on disk."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [finite(v) for v in value]
-    return value
 
 
 def pool_grid(grid: list[list[Any]]) -> list[list[Any]]:
