@@ -1,0 +1,114 @@
+"""The full default suite on every installed backend with ``-n 2``: wall time (target <= 120 s) and peak RSS.
+
+    python -m benchmarks.suite [--backend all] [--workers 2]
+
+Runs ``python -m pytest --backend=all -n 2 -q -p no:cacheprovider --results=TMP`` as a child process and samples
+``/proc/<pid>/status`` of the whole process tree every 0.2 s: the peak RSS reported is the sum over processes
+of each one's own high-water mark (VmHWM: pytest controller, xdist workers, isolated backend workers), an upper
+bound of the simultaneous peak; the largest simultaneous total seen by sampling is reported too, and
+``getrusage(RUSAGE_CHILDREN).ru_maxrss`` (the largest single process) as a cross-check. psutil is not needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks._common import ROOT
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = collections.defaultdict(list)
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        tree[int(fields[1])].append(int(entry.name))
+    return tree
+
+
+def _status_kb(pid: int) -> tuple[int, int]:
+    """(VmHWM, VmRSS) in kB, (0, 0) when the process is gone."""
+    hwm = rss = 0
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                hwm = int(line.split()[1])
+            elif line.startswith("VmRSS:"):
+                rss = int(line.split()[1])
+    except OSError:
+        pass
+    return hwm, rss
+
+
+def run_suite(backend: str = "all", workers: str = "2", env: dict[str, str] | None = None) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        results = Path(tmp) / "results.jsonl"
+        cmd = [sys.executable, "-m", "pytest", f"--backend={backend}", "-n", workers, "-q", "-p", "no:cacheprovider",
+               f"--results={results}"]
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                env=env)
+        peaks: dict[int, int] = {}
+        simultaneous = 0
+        output: list[str] = []
+        import threading
+
+        reader = threading.Thread(target=lambda: output.extend(proc.stdout), daemon=True)
+        reader.start()
+        while proc.poll() is None:
+            tree, pending, total = _children(), [proc.pid], 0
+            while pending:
+                pid = pending.pop()
+                hwm, rss = _status_kb(pid)
+                if hwm:
+                    peaks[pid] = max(peaks.get(pid, 0), hwm)
+                    total += rss
+                pending.extend(tree.get(pid, ()))
+            simultaneous = max(simultaneous, total)
+            time.sleep(0.2)
+        wall = time.perf_counter() - start
+        reader.join(5)
+        statuses: collections.Counter = collections.Counter()
+        if results.exists():
+            for line in results.read_text().splitlines():
+                record = json.loads(line)
+                statuses[record["status"]] += 1
+    text = "".join(output)
+    found = re.findall(r"=*\s*([^=\n]*\bin [\d.]+s[^=\n]*)", text)
+    return {"wall_s": wall, "summary": found[-1].strip() if found else "?", "statuses": dict(statuses),
+            "records": sum(statuses.values()), "peak_rss_sum_mb": sum(peaks.values()) / 1024,
+            "peak_rss_sampled_mb": simultaneous / 1024, "processes": len(peaks),
+            "max_single_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+            "exit_code": proc.returncode}
+
+
+def report(f: dict, label: str = "") -> str:
+    return (f"full suite{label}: {f['wall_s']:.1f} s wall (target <= 120 s; pytest: {f['summary']}); "
+            f"{f['records']} records {f['statuses']}; peak RSS sum over {f['processes']} processes "
+            f"{f['peak_rss_sum_mb']:.0f} MB (largest simultaneous total sampled {f['peak_rss_sampled_mb']:.0f} MB, "
+            f"largest single process {f['max_single_rss_mb']:.0f} MB)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", default="all")
+    parser.add_argument("--workers", default="2")
+    args = parser.parse_args()
+    print(report(run_suite(args.backend, args.workers)))
+
+
+if __name__ == "__main__":
+    main()
