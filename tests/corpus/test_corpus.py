@@ -31,6 +31,10 @@ EXPECTED_ERRATA = {
     **{f"openvino/AvgPool-{v}/spec_example_{n}[float32]": "claims output shape [1, 3, 32, 32]"
        for v in (1, 14, 16) for n in (1, 2)},
     "openvino/AdaptiveAvgPool-8/spec_example[float32]": "output_type",
+    # onnx prints these expected values with four decimals: 0.1511 where the inputs give 0.15105554
+    # (docs/spec-notes.md); reported as an erratum of the node test, not absorbed by a looser tolerance
+    "ai.onnx/AveragePool-22/test_averagepool_2d_ceil_last_window_starts_on_pad[float32]":
+        "published expected values contradict the reference",
 }
 #: Cases that abort oneDNN 3.2 (kept as findings; tagged so in-process runs can deselect them).
 ABORTS_ONEDNN = {"ceil_window_in_padding_exclude", "pads_ge_kernel_exclude", "kernel_zero", "kernel_negative",
