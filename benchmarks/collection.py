@@ -64,7 +64,7 @@ def measure(count: int = 10_000, repeats: int = 3) -> dict:
         folder = Path(tmp) / "cases"
         write_cases(folder, count)
         args = ["--collect-only", "-q", "-p", "no:cacheprovider", "--no-default-cases", f"--cases={folder}",
-                "--backend=onnxruntime", str(folder)]
+                "--backend=onnxruntime"]
         runs = [collect(args) for _ in range(repeats)]
     best = min(runs, key=lambda r: r["process_wall"])
     lazy = collect(["--collect-only", "-q", "-p", "no:cacheprovider", "--backend=onnxruntime"])
