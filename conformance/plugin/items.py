@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 from collections.abc import Iterator
@@ -17,7 +19,11 @@ class CaseFileError(Exception):
 
 
 class CaseFile(pytest.File):
-    def collect(self) -> Iterator[pytest.Collector]:
+    def collect(self) -> list[pytest.Collector]:
+        with gc_paused():
+            return list(self._children())
+
+    def _children(self) -> Iterator[pytest.Collector]:
         from conformance.suite.expand import expand
         from conformance.suite.loader import CaseFileError as LoaderError
         from conformance.suite.loader import load_file
@@ -43,6 +49,23 @@ class CaseFile(pytest.File):
             return str(excinfo.value)
         # pytest's Collector.repr_failure takes no style: passing one turned any other error into an INTERNALERROR
         return super().repr_failure(excinfo)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a case file becomes nodes.
+
+    Parsing and expanding allocate hundreds of thousands of long-lived objects; each allocation burst triggered
+    full collections that walked everything collected so far (about 40% of collecting 10,000 cases). Nothing
+    here creates cyclic garbage worth collecting early; the collector runs as usual afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _display_path(node: pytest.File) -> str:
@@ -79,6 +102,10 @@ class CaseVersion(pytest.Collector):
         self.instances = instances
 
     def collect(self) -> list[pytest.Item]:
+        with gc_paused():
+            return self._items()
+
+    def _items(self) -> list[pytest.Item]:
         state = self.config.stash[state_key]
         items = []
         for instance in self.instances:
