@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from conformance.backends.base import Unsupported
+from conformance.backends.onednn import _lib
 from conformance.suite.model import Case, CaseInstance, TensorSpec
 
 
@@ -124,7 +125,12 @@ def test_matches_numpy_loop(backend, shape, attrs, exclude_pad, layout, dtype):
     channels_last = layout != "NCX"
     x = np.moveaxis(x_ncx, 1, -1).copy() if channels_last else x_ncx
     inst = make_instance(attributes, x.shape, dtype)
-    assert backend.supports(inst)
+    support = backend.supports(inst)
+    if _lib.dtype_unsupported(dtype):
+        # this CPU lacks the ISA oneDNN needs for the dtype: the backend must say so (oneDNN would abort)
+        assert not support and "effective ISA" in support.reason
+        pytest.skip(f"values not testable on this CPU: {support.reason}")
+    assert support
     (y,) = backend.run(inst, [x])
     expected = ref_avg_pool(x_ncx.astype(np.float64), attrs["kernel"], attrs["strides"], attrs["pads_begin"],
                             attrs["pads_end"], exclude_pad, attrs.get("rounding_type", "floor"),

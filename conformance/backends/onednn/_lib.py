@@ -179,3 +179,37 @@ def load() -> tuple[ctypes.CDLL, str]:
             lib.dnnl_version.restype = ctypes.POINTER(VersionStruct)
             _loaded = (lib, path)
         return _loaded
+
+
+# dnnl_cpu_isa_t bit masks (dnnl_types.h): an ISA "is usable" when all of its bits are set in the effective one.
+ISA_BITS = {"avx2": 0x7, "avx2_vnni_2": 0x1F, "avx512_core": 0x27, "avx512_core_fp16": 0x1EF}
+#: The library's own rule for reduced-precision data on x64 (src/cpu/platform.cpp, has_data_type_support):
+#: bf16 needs avx512_core or avx2_vnni_2, f16 avx512_core_fp16 or avx2_vnni_2. Without it, oneDNN 3.2's Graph
+#: API throws inside compile ("could not create a descriptor for a pooling forward propagation primitive") and
+#: the C++ exception aborts the process (measured on an AVX2-only AMD EPYC).
+DTYPE_ISAS = {"bfloat16": ("avx512_core", "avx2_vnni_2"), "float16": ("avx512_core_fp16", "avx2_vnni_2")}
+
+
+def effective_isa() -> int:
+    """The dnnl_cpu_isa_t mask the library dispatches to on this CPU."""
+    lib, _ = load()
+    fn = lib.dnnl_get_effective_cpu_isa
+    fn.argtypes, fn.restype = [], ctypes.c_int
+    return int(fn())
+
+
+def isa_name(mask: int) -> str:
+    usable = [name for name, bits in ISA_BITS.items() if mask & bits == bits]
+    return usable[-1] if usable else f"isa 0x{mask:x}"
+
+
+def dtype_unsupported(dtype: str) -> str:
+    """Why this CPU cannot run ``dtype`` in oneDNN ("" when it can)."""
+    needed = DTYPE_ISAS.get(dtype)
+    if not needed:
+        return ""
+    mask = effective_isa()
+    if any(mask & ISA_BITS[name] == ISA_BITS[name] for name in needed):
+        return ""
+    return (f"oneDNN runs {dtype} only on {' or '.join(needed)}; this CPU's effective ISA is {isa_name(mask)} "
+            "(the library would abort in compile)")

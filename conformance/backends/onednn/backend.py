@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.onednn import _lib
 from conformance.backends.onednn import graph_api as g
 from conformance.suite.model import CaseInstance
 
@@ -136,6 +137,9 @@ class OneDnnBackend(Backend):
         for dtype in case.input_dtypes:
             if dtype not in DTYPES:
                 return Support.no(f"dtype {dtype} not in oneDNN Graph AvgPool's {'/'.join(DTYPES)}")
+            reason = _lib.dtype_unsupported(dtype)
+            if reason:
+                return Support.no(reason)
         return Support.yes()
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
