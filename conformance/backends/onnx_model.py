@@ -16,6 +16,8 @@ ONNX_TYPES = {
     "bfloat16": TensorProto.BFLOAT16,
     "int32": TensorProto.INT32,
     "int64": TensorProto.INT64,
+    "int8": TensorProto.INT8,
+    "uint8": TensorProto.UINT8,
 }
 
 

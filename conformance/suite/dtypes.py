@@ -12,9 +12,11 @@ _DTYPES: dict[str, np.dtype] = {
     "bfloat16": np.dtype(ml_dtypes.bfloat16),
     "int32": np.dtype(np.int32),
     "int64": np.dtype(np.int64),
+    "int8": np.dtype(np.int8),
+    "uint8": np.dtype(np.uint8),
 }
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
-INT_DTYPES = ("int32", "int64")
+INT_DTYPES = ("int8", "uint8", "int32", "int64")
 DTYPE_NAMES = tuple(_DTYPES)
 
 
