@@ -2,7 +2,8 @@
 
 Pure functions: arrays and attributes in, arrays out.  One module per op version family; each module
 exposes ``VERSIONS`` (since-versions), ``supported_dtypes``, ``output_shapes``, ``window_elements``
-and ``evaluate`` taking the since-version first.  See docs/spec-notes.md for every semantic choice.
+and ``evaluate`` taking the since-version first (max pooling also ``window_indices``).  See
+docs/spec-notes.md for every semantic choice.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from . import (
     onednn_avgpool,
     onnx_averagepool,
     onnx_globalaveragepool,
+    onnx_maxpool,
     openvino_adaptive_avgpool,
     openvino_avgpool,
 )
@@ -32,11 +34,13 @@ __all__ = [
     "resolve",
     "supported_dtypes",
     "window_elements",
+    "window_indices",
 ]
 
 _FAMILIES: dict[tuple[str, str], ModuleType] = {
     ("ai.onnx", "AveragePool"): onnx_averagepool,
     ("ai.onnx", "GlobalAveragePool"): onnx_globalaveragepool,
+    ("ai.onnx", "MaxPool"): onnx_maxpool,
     ("openvino", "AvgPool"): openvino_avgpool,
     ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avgpool,
     ("onednn", "AvgPool"): onednn_avgpool,
@@ -49,7 +53,7 @@ _DOMAIN_ALIASES = {"": "ai.onnx"}
 class Result:
     """outputs: one array per op output, dtype of inputs[0].
     unspecified: per output, a bool mask (True where the spec leaves the value undefined; the value
-    there is NaN) or None when every element is specified."""
+    there is NaN, 0 in an integer output, -1 in an index output) or None when every element is specified."""
 
     outputs: list[np.ndarray]
     unspecified: list[np.ndarray | None]
@@ -110,6 +114,19 @@ def window_elements(
 
 
 def evaluate(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Result:
-    """Compute the op's outputs (float64 accumulation, one rounding to the input dtype)."""
+    """Compute the op's outputs (averages: float64 accumulation, one rounding to the input dtype; max: exact)."""
     outputs, unspecified = _family(domain, op).evaluate(resolve(domain, op, version), list(inputs), dict(attributes))
     return Result(outputs=outputs, unspecified=unspecified)
+
+
+def window_indices(
+    domain: str, op: str, version: int, input_shape: tuple[int, ...], attributes: dict[str, Any]
+) -> np.ndarray:
+    """Max-pooling ops: int64 array (*Y.shape, K) of the flat input index (in the op's Indices convention) of
+    each of the K kernel taps of every output element, -1 for taps outside the input.  An index output is
+    right wherever it names a tap holding a value equal to the window maximum (ties)."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "window_indices"):
+        raise UnknownOp(f"{domain}::{op} has no index output")
+    shape = tuple(int(d) for d in input_shape)
+    return mod.window_indices(resolve(domain, op, version), shape, dict(attributes))
