@@ -52,7 +52,7 @@ def output_geometry(version: int, sizes, attrs: dict):
             out = _ceil(Fraction(size - ext + 1, s))  # "VALID: ceil((input - kernel_extent + 1) / strides)"
         else:
             # explicit pads; VALID in ceil mode is pads = 0 with the ceil formula (the text's VALID formula
-            # ignores ceil_mode: docs/spec-notes.md O3 and M3)
+            # ignores ceil_mode: docs/spec-notes.md O3 and M5)
             begin, end = (0, 0) if auto == "VALID" else (pads[i], pads[i + n])
             q = Fraction(size + begin + end - ext, s) + 1
             out = _ceil(q) if ceil else _floor(q)
