@@ -2,10 +2,11 @@
 
     conformance coverage [--cases DIR ...] [--json] [--no-imports] [--all]
 
-Each seed spec version (SEED_SPECS) declares its dimensions: every enum value, every boolean, every spatial
-rank (1-D, 2-D, 3-D), every dtype the spec allows (``reference.supported_dtypes``), every auto_pad x rounding
-combination, and for oneDNN every layout. Only valid cases count (a negative case exercises nothing); an
-attribute left out counts as its default value. Exit status 1 when a seed spec has a gap (or no case at all).
+Every registered spec version (the op registry, conformance/ops/) declares its dimensions: every enum value,
+every boolean, every spatial rank (1-D, 2-D, 3-D), every dtype the spec allows (``reference.supported_dtypes``),
+every auto_pad x rounding combination, for oneDNN every layout. Only valid cases count (a negative case
+exercises nothing); an attribute left out counts as its default value. Exit status 1 when a registered spec
+version has a gap (or no case at all).
 """
 
 from __future__ import annotations
@@ -14,31 +15,23 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import reference
+from conformance import ops
+from conformance.ops import dims
+from conformance.ops.dims import Dimension
 from conformance.suite.model import CaseInstance
 
-#: (domain, op, since-version) of every spec version the corpus must cover.
-SEED_SPECS: tuple[tuple[str, str, int], ...] = (
-    *(("ai.onnx", "AveragePool", v) for v in (1, 7, 10, 11, 19, 22)),
-    *(("ai.onnx", "GlobalAveragePool", v) for v in (1, 22)),
-    *(("openvino", "AvgPool", v) for v in (1, 14, 16)),
-    ("openvino", "AdaptiveAvgPool", 8),
-    ("onednn", "AvgPool", 1),
-)
-RANKS = ("1-D", "2-D", "3-D")
-_ONEDNN_AUTO_PAD = {"none": "None", "same_upper": "SAME_UPPER", "same_lower": "SAME_LOWER", "valid": "VALID"}
+RANKS = dims.RANKS
 
 
-@dataclass(frozen=True)
-class Dimension:
-    name: str
-    values: tuple[str, ...]
-    of: Callable[[CaseInstance], str | None]  # the value an instance exercises (None: not applicable)
+def seed_specs() -> tuple[tuple[str, str, int], ...]:
+    """(domain, op, since-version) of every spec version the corpus must cover: every registry entry's."""
+    return tuple(ops.spec_versions())
 
 
 @dataclass
@@ -79,105 +72,21 @@ class SpecCoverage:
 
 # ---- what an instance exercises ----------------------------------------------------------------------------
 
-def _rank(instance: CaseInstance) -> str | None:
-    shape = instance.input_shapes[0] if instance.inputs else ()
-    spatial = len(shape) - 2
-    return f"{spatial}-D" if spatial >= 1 else None
-
-
-def _attr(name: str, default: Any, transform: Callable[[Any], Any] = str) -> Callable[[CaseInstance], str | None]:
-    def of(instance: CaseInstance) -> str | None:
-        value = instance.attributes.get(name, default)
-        return None if value is None else str(transform(value))
-
-    return of
-
-
-def _flag(value: Any) -> str:
-    return str(int(value)) if not isinstance(value, str) else value
-
-
-def _bool(value: Any) -> str:
-    return "true" if value is True else "false" if value is False else str(value)
-
-
-def _dilated(instance: CaseInstance) -> str:
-    values = instance.attributes.get("dilations") or []
-    return ">1" if any(int(v) > 1 for v in values) else "1"
-
-
-def _onednn_auto_pad(value: Any) -> str:
-    return _ONEDNN_AUTO_PAD.get(str(value), str(value))
-
-
-def _combo(*parts: Callable[[CaseInstance], str | None]) -> Callable[[CaseInstance], str | None]:
-    def of(instance: CaseInstance) -> str | None:
-        values = [p(instance) for p in parts]
-        return None if any(v is None for v in values) else " x ".join(values)
-
-    return of
-
-
-def _product(*value_sets: Sequence[str]) -> tuple[str, ...]:
-    combos = [()]
-    for values in value_sets:
-        combos = [(*c, v) for c in combos for v in values]
-    return tuple(" x ".join(c) for c in combos)
-
-
-def _output_size_dtype(instance: CaseInstance) -> str | None:
-    return instance.input_dtypes[1] if len(instance.inputs) > 1 else None
-
-
 def dimensions(domain: str, op: str, version: int) -> list[Dimension]:
-    """The dimensions a spec version's coverage is measured on."""
-    dims = [Dimension("rank", RANKS, _rank),
-            Dimension("dtype", tuple(reference.supported_dtypes(domain, op, version)), lambda i: i.dtype)]
-    if (domain, op) == ("ai.onnx", "AveragePool"):
-        auto_pad = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
-        pad_of = _attr("auto_pad", "NOTSET")
-        dims.append(Dimension("auto_pad", auto_pad, pad_of))
-        if version >= 7:
-            dims.append(Dimension("count_include_pad", ("0", "1"), _attr("count_include_pad", 0, _flag)))
-        if version >= 10:
-            ceil_of = _attr("ceil_mode", 0, _flag)
-            dims.append(Dimension("ceil_mode", ("0", "1"), ceil_of))
-            dims.append(Dimension("auto_pad x ceil_mode", _product(auto_pad, ("0", "1")), _combo(pad_of, ceil_of)))
-        if version >= 19:
-            dims.append(Dimension("dilations", ("1", ">1"), _dilated))
-    elif (domain, op) == ("openvino", "AvgPool"):
-        auto_pad = ("explicit", "same_upper", "same_lower", "valid")
-        rounding = ("floor", "ceil", "ceil_torch") if version >= 14 else ("floor", "ceil")
-        pad_of, round_of = _attr("auto_pad", "explicit"), _attr("rounding_type", "floor")
-        dims += [
-            Dimension("auto_pad", auto_pad, pad_of),
-            Dimension("exclude-pad", ("true", "false"), _attr("exclude-pad", None, _bool)),
-            Dimension("rounding_type", rounding, round_of),
-            Dimension("auto_pad x rounding_type", _product(auto_pad, rounding), _combo(pad_of, round_of)),
-        ]
-        if version >= 16:
-            dims.append(Dimension("dilations", ("1", ">1"), _dilated))
-    elif (domain, op) == ("openvino", "AdaptiveAvgPool"):
-        dims.append(Dimension("output_size dtype", ("int32", "int64"), _output_size_dtype))
-    elif (domain, op) == ("onednn", "AvgPool"):
-        auto_pad = ("None", "SAME_UPPER", "SAME_LOWER", "VALID")
-        rounding = ("floor", "ceil")
-        pad_of, round_of = _attr("auto_pad", "None", _onednn_auto_pad), _attr("rounding_type", "floor")
-        dims += [
-            Dimension("auto_pad", auto_pad, pad_of),
-            Dimension("exclude_pad", ("true", "false"), _attr("exclude_pad", None, _bool)),
-            Dimension("rounding_type", rounding, round_of),
-            Dimension("auto_pad x rounding_type", _product(auto_pad, rounding), _combo(pad_of, round_of)),
-            Dimension("layout", ("NXC", "NCX"), _attr("data_format", "NXC")),
-        ]
-    return dims
+    """The dimensions a spec version's coverage is measured on: rank, dtype, and the registry entry's own."""
+    entry = ops.entry(domain, op)
+    found = [Dimension("rank", RANKS, dims.rank),
+             Dimension("dtype", tuple(reference.supported_dtypes(domain, op, version)), lambda i: i.dtype)]
+    return found + (entry.coverage(version) if entry.coverage else [])
 
 
 # ---- computing coverage ------------------------------------------------------------------------------------
 
 def compute(instances: Iterable[CaseInstance],
-            specs: Sequence[tuple[str, str, int]] = SEED_SPECS) -> list[SpecCoverage]:
-    """Coverage of `specs` by the valid instances among `instances` (instances of other specs are ignored)."""
+            specs: Sequence[tuple[str, str, int]] | None = None) -> list[SpecCoverage]:
+    """Coverage of `specs` (default: every registered spec version) by the valid instances among `instances`
+    (instances of other specs are ignored)."""
+    specs = seed_specs() if specs is None else specs
     table: dict[tuple[str, str, int], SpecCoverage] = {}
     dims: dict[tuple[str, str, int], list[Dimension]] = {}
     for key in specs:

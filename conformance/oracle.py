@@ -54,6 +54,19 @@ class Oracle:
             self._magnitude = result.outputs
         return self._magnitude
 
+    def taps(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per output element, the tap indices of its window (the op's index convention, -1 for padding) and the
+        values there; None when the reference has no window description for the op (index outputs only)."""
+        inst = self.instance
+        try:
+            indices, positions = reference.window_taps(inst.domain, inst.op, inst.version, self.inputs[0].shape,
+                                                       inst.attributes)
+        except (LookupError, ValueError):
+            return None
+        flat = self.inputs[0].reshape(-1)
+        values = np.where(positions >= 0, flat[np.clip(positions, 0, None)], np.zeros((), flat.dtype))
+        return indices, values
+
     def inputs_finite(self) -> bool:
         return all(x.dtype.kind in "iub" or bool(np.isfinite(x).all()) for x in self.inputs)
 
@@ -95,7 +108,12 @@ def oracle_for(instance: CaseInstance) -> Oracle:
         result = reference.evaluate(
             instance.domain, instance.op, instance.version, oracle.inputs, instance.attributes
         )
-        oracle.outputs, oracle.unspecified = list(result.outputs), list(result.unspecified)
+        # the reference computes every output of the op; the instance may ask for the leading ones only
+        count = len(instance.outputs) or len(result.outputs)
+        if count > len(result.outputs):
+            raise reference.SpecViolation(f"{instance.op}-{instance.version} has {len(result.outputs)} output(s); "
+                                          f"the case asks for {count} ({', '.join(instance.output_names)})")
+        oracle.outputs, oracle.unspecified = list(result.outputs[:count]), list(result.unspecified[:count])
     except reference.UnknownOp as exc:
         oracle.unknown = str(exc)
     except reference.SpecViolation as exc:

@@ -52,6 +52,9 @@ class ResultRecord:
     worst: list[dict[str, Any]] = field(default_factory=list)  # [{index, expected, actual, abs_err, allowed}]
     error_grid: list[list[float]] | None = None  # |error|/allowed of a 2-D output slice, for a heatmap
     unspecified: int = 0  # elements the spec leaves undefined (not compared)
+    #: per output, when an op has several (or index ties were accepted): {name, error_model, ok, reason,
+    #: max_abs_err, max_rel_err, max_ulp, mismatches, elements, unspecified, ties, tolerance, worst, error_grid}
+    outputs: list[dict[str, Any]] = field(default_factory=list)
     lowered: str = ""  # how a cross-spec lowering ran the case, if it did
     expectation: str = ""  # reason of the expectations entry that applied, if any
     repro: str = ""  # a command that reproduces this result

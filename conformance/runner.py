@@ -12,8 +12,7 @@ import numpy as np
 
 import reference
 from conformance.backends.base import Backend, Crashed, TimedOut, Unsupported
-from conformance.compare.tolerance import Policy, policy_for
-from conformance.compare.values import Comparison, compare
+from conformance.compare import outputs
 from conformance.oracle import Oracle, oracle_for
 from conformance.records import ResultRecord
 from conformance.suite.dtypes import dtype_name
@@ -78,51 +77,29 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         record.status = "fail"
         record.reason = f"accepted invalid input (returned output shapes {shapes}); {instance.case.reason}".strip("; ")
         return
-    policy = policy_for(instance.dtype, oracle.window(), instance.case.tolerance, backend.name,
-                        getattr(backend, "tolerance_scale", 1.0))
-    _judge(record, oracle, expected, list(actual) if isinstance(actual, list | tuple) else [actual], policy)
+    outputs = list(actual) if isinstance(actual, list | tuple) else [actual]
+    _judge(record, oracle, expected, outputs, backend.name, getattr(backend, "tolerance_scale", 1.0))
 
 
-def _judge(record: ResultRecord, oracle: Oracle, expected: list[np.ndarray], actual: list, policy: Policy) -> None:
-    record.tolerance = policy.describe()
+def _judge(record: ResultRecord, oracle: Oracle, expected: list[np.ndarray], actual: list, backend: str,
+           scale: float = 1.0) -> None:
     record.expected_shape = list(expected[0].shape)
     record.expected_dtype = dtype_name(expected[0].dtype)
     if actual and isinstance(actual[0], np.ndarray):
         record.actual_shape, record.actual_dtype = list(actual[0].shape), dtype_name(actual[0].dtype)
     if len(actual) != len(expected):
+        record.tolerance = outputs.describe(outputs.judge(oracle, expected, expected, backend, scale))
         record.status, record.reason = "fail", f"expected {len(expected)} output(s), got {len(actual)}"
         return
-    _fill(record, _compare_outputs(oracle, expected, actual, policy))
+    judged = outputs.judge(oracle, expected, actual, backend, scale)
+    record.tolerance = outputs.describe(judged)
+    _fill(record, judged)
 
 
-def _compare_outputs(oracle: Oracle, expected: list[np.ndarray], actual: list, policy: Policy) -> list[Comparison]:
-    """Compare every output. An override tolerance (atol/rtol/ulp) never reads the magnitude: then the second
-    reference evaluation (``Oracle.magnitude``) is skipped."""
-    masks = oracle.unspecified or [None] * len(expected)
-    names = oracle.instance.output_names or [f"output{i}" for i in range(len(expected))]
-    override = policy.atol is not None or policy.rtol is not None or policy.ulp is not None
-    magnitude = (None if override or _bit_identical(oracle, expected, actual, policy) else oracle.magnitude())
-    magnitude = magnitude or [None] * len(expected)
-    return [compare(e, a, policy, m, u, name=n) for e, a, m, u, n in zip(expected, actual, magnitude, masks, names)]
-
-
-def _bit_identical(oracle: Oracle, expected: list[np.ndarray], actual: list, policy: Policy) -> bool:
-    """True when every output equals the expected one bit for bit (about half of all passes).
-
-    Then the magnitude cannot change the comparison: every error is 0, and with finite inputs the magnitude is
-    finite or +inf wherever the expected value is finite, so the bound is >= 0 either way (NaN only where the
-    expected value is NaN too, which is compared as a value); worst elements and the error grid exist only for
-    mismatches. So the comparison without it is the same, and the second reference evaluation is saved.
-    """
-    if not policy.scale > 0 or not oracle.inputs_finite():
-        return False
-    return all(
-        isinstance(a, np.ndarray) and a.dtype == e.dtype and a.shape == e.shape and a.tobytes() == e.tobytes()
-        for e, a in zip(expected, actual)
-    )
-
-
-def _fill(record: ResultRecord, results: list[Comparison]) -> None:
+def _fill(record: ResultRecord, judged: list[outputs.Judged]) -> None:
+    """Status and reason from every output; the top-level figures are output 0's (the record contract), the
+    worst elements and heatmap the first failing output's; every output's own figures go to ``outputs``."""
+    results = [j.comparison for j in judged]
     first = results[0]
     failed = [r for r in results if not r.ok]
     record.status = "fail" if failed else "pass"
@@ -132,8 +109,24 @@ def _fill(record: ResultRecord, results: list[Comparison]) -> None:
     record.unspecified = sum(r.unspecified for r in results)
     worst = failed[0] if failed else first
     record.worst, record.error_grid = worst.worst, worst.error_grid
-    if record.unspecified and record.status == "pass":
-        record.reason = f"{record.unspecified} element(s) left unspecified by the spec were not compared"
+    record.outputs = [_output_entry(j) for j in judged] if len(judged) > 1 or first.ties else []
+    notes = []
+    if record.unspecified:
+        notes.append(f"{record.unspecified} element(s) left unspecified by the spec were not compared")
+    ties = sum(r.ties for r in results)
+    if ties:
+        notes.append(f"{ties} index(es) differ from the reference's but point at an equal maximum of their window "
+                     "(ties: the spec does not say which wins)")
+    if notes and record.status == "pass":
+        record.reason = "; ".join(notes)
+
+
+def _output_entry(j: outputs.Judged) -> dict:
+    c = j.comparison
+    return {"name": j.port.name, "error_model": j.port.error_model, "ok": c.ok, "reason": c.reason,
+            "max_abs_err": c.max_abs_err, "max_rel_err": c.max_rel_err, "max_ulp": c.max_ulp,
+            "mismatches": c.mismatches, "elements": c.elements, "unspecified": c.unspecified, "ties": c.ties,
+            "tolerance": j.policy.describe() if j.policy else "index", "worst": c.worst, "error_grid": c.error_grid}
 
 
 def run_reference(instance: CaseInstance) -> ResultRecord:
@@ -162,8 +155,7 @@ def _check_reference(instance: CaseInstance, record: ResultRecord) -> None:
     literal = oracle.literal
     if any(v is not None for v in literal):
         expected = [v if v is not None else o for v, o in zip(literal, oracle.outputs)]
-        policy = policy_for(instance.dtype, oracle.window(), instance.case.tolerance, REFERENCE)
-        _judge(record, oracle, expected, oracle.outputs, policy)
+        _judge(record, oracle, expected, oracle.outputs, REFERENCE)
     else:
         record.status, record.expected_shape = "pass", list(oracle.outputs[0].shape)
         record.actual_shape = list(oracle.outputs[0].shape)

@@ -35,6 +35,7 @@ __all__ = [
     "supported_dtypes",
     "window_elements",
     "window_indices",
+    "window_taps",
 ]
 
 _FAMILIES: dict[tuple[str, str], ModuleType] = {
@@ -130,3 +131,15 @@ def window_indices(
         raise UnknownOp(f"{domain}::{op} has no index output")
     shape = tuple(int(d) for d in input_shape)
     return mod.window_indices(resolve(domain, op, version), shape, dict(attributes))
+
+
+def window_taps(
+    domain: str, op: str, version: int, input_shape: tuple[int, ...], attributes: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(window_indices(...), positions)``: positions are the same taps as row-major flat offsets into the input
+    (-1 outside it), to read the value an index points at whatever the op's index convention is."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "window_taps"):
+        raise UnknownOp(f"{domain}::{op} has no index output")
+    shape = tuple(int(d) for d in input_shape)
+    return mod.window_taps(resolve(domain, op, version), shape, dict(attributes))

@@ -228,6 +228,16 @@ def window_indices(since: int, input_shape: Sequence[int], attributes: dict[str,
     return _window_indices(axes, shape, storage_order)
 
 
+def window_taps(
+    since: int, input_shape: Sequence[int], attributes: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(window_indices, the same taps as row-major flat positions into the input): the second reads the values
+    the indices point at whatever storage_order says."""
+    shape = tuple(int(d) for d in input_shape)
+    axes, storage_order = _geometry(since, shape, attributes)
+    return _window_indices(axes, shape, storage_order), _window_indices(axes, shape, 0)
+
+
 def evaluate(
     since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
 ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:

@@ -7,6 +7,7 @@ import re
 import onnx
 from onnx import TensorProto, helper
 
+from conformance import ops
 from conformance.suite.model import CaseInstance
 
 ONNX_TYPES = {
@@ -22,7 +23,7 @@ ONNX_TYPES = {
 
 
 def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
-    """One node, inputs with their static shapes, outputs with the output dtype and no shape.
+    """One node, inputs with their static shapes, outputs with their dtype (the op registry's) and no shape.
 
     Output dims are left symbolic on purpose: the runtime's own shape inference is under test.
     ``check`` runs onnx.checker; negative cases skip it so that the runtime, not the checker, must reject them.
@@ -34,11 +35,12 @@ def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
         helper.make_tensor_value_info(name, ONNX_TYPES[dtype], list(shape))
         for name, dtype, shape in zip(case.input_names, case.input_dtypes, case.input_shapes)
     ]
-    out_type = ONNX_TYPES[case.dtype]
     rank = len(case.input_shapes[0])
+    entry = ops.find(case.domain, case.op)
     outputs = [
-        helper.make_tensor_value_info(name, out_type, [f"{name}_d{i}" for i in range(rank)])
-        for name in (case.output_names or ["y"])
+        helper.make_tensor_value_info(name, ONNX_TYPES[entry.output_dtype(i, case.dtype) if entry else case.dtype],
+                                      [f"{name}_d{d}" for d in range(rank)])
+        for i, name in enumerate(case.output_names or ["y"])
     ]
     graph = helper.make_graph([node], _graph_name(case.id), inputs, outputs)
     model = helper.make_model_gen_version(graph, opset_imports=[helper.make_opsetid("", case.version)])

@@ -1,4 +1,7 @@
-"""Per-element error bounds derived from the arithmetic of averaging K terms (docs/tolerance.md).
+"""Per-element error bounds derived from the arithmetic of each output's error model (docs/tolerance.md).
+
+The op registry names the model of every output: ``average`` (below), ``pnorm`` (a p-norm of K terms),
+``exact`` (no arithmetic: values must be equal, NaN matching NaN) and ``index`` (compare/indices.py).
 
 An average of K terms computed in a floating-point type with unit roundoff u (any summation order, then one
 division or a reciprocal and a multiply) is off from the exact value by at most
@@ -24,20 +27,31 @@ import numpy as np
 class Policy:
     """How a case instance's values are compared; ``describe()`` goes into the result record."""
 
-    window: int  # K: the most input elements one output averages
+    window: int  # K: the most input elements one output averages (or sums, for a p-norm)
     dtype: str
     scale: float = 1.0
     atol: float | None = None
     rtol: float | None = None
     ulp: float | None = None
+    model: str = "average"  # average | pnorm | exact (the registry's error model of the output)
+    p: float = 1.0  # pnorm: the norm's exponent
+
+    @property
+    def overridden(self) -> bool:
+        return self.atol is not None or self.rtol is not None or self.ulp is not None
 
     def describe(self) -> str:
         if self.atol is not None or self.rtol is not None:
             return f"override: |err| <= {self.atol or 0:g} + {self.rtol or 0:g}*|expected|"
         if self.ulp is not None:
             return f"override: |err| <= {self.ulp:g} ulp({self.dtype})"
+        if self.model == "exact":
+            return f"exact ({self.dtype}; NaN matches NaN, -0 equals +0)"
         nmant = finfo(self.dtype).nmant
         scale = f"{self.scale:g}*" if self.scale != 1 else ""
+        if self.model == "pnorm":
+            return (f"{scale}(((K+1)/p+2)*u*|y| + 1ulp), K={self.window}, p={self.p:g}, "
+                    f"u=2^-{nmant + 1} ({self.dtype})")
         return f"{scale}((K+2)*u*mean|x| + 1ulp), K={self.window}, u=2^-{nmant + 1} ({self.dtype})"
 
     def bound(self, expected: np.ndarray, magnitude: np.ndarray | None) -> np.ndarray:
@@ -45,10 +59,14 @@ class Policy:
         exp64 = np.asarray(expected, dtype=np.float64)
         if self.atol is not None or self.rtol is not None:
             return (self.atol or 0.0) + (self.rtol or 0.0) * np.abs(exp64)
+        if self.model == "exact" and self.ulp is None:
+            return np.zeros_like(exp64)
         one_ulp = ulp(exp64, self.dtype)
         if self.ulp is not None:
             return self.ulp * one_ulp
         u = 2.0 ** -(finfo(self.dtype).nmant + 1)
+        if self.model == "pnorm":  # every term is >= 0: no cancellation, the bound scales with |y| itself
+            return self.scale * (((self.window + 1) / self.p + 2) * u * np.abs(exp64) + one_ulp)
         mag = np.abs(exp64) if magnitude is None else np.asarray(magnitude, dtype=np.float64)
         return self.scale * ((self.window + 2) * u * mag + one_ulp)
 
@@ -58,7 +76,9 @@ def finfo(dtype: str) -> ml_dtypes.finfo:
 
 
 def ulp(values: np.ndarray, dtype: str) -> np.ndarray:
-    """The spacing of ``dtype`` at each value (subnormal spacing near zero); computed in float64."""
+    """The spacing of ``dtype`` at each value (subnormal spacing near zero; 1 for integer types), in float64."""
+    if dtype != "bfloat16" and np.dtype(dtype).kind in "iub":
+        return np.ones(np.shape(values), dtype=np.float64)
     info = finfo(dtype)
     v = np.abs(np.asarray(values, dtype=np.float64))
     with np.errstate(invalid="ignore"):
@@ -69,12 +89,13 @@ def ulp(values: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def policy_for(
-    dtype: str, window: int, case_tolerance: dict, backend: str, backend_scale: float = 1.0
+    dtype: str, window: int, case_tolerance: dict, backend: str, backend_scale: float = 1.0,
+    model: str = "average", p: float = 1.0,
 ) -> Policy:
     """The case's ``tolerance`` mapping may override the derived bound, for all backends or per backend."""
     merged = {k: v for k, v in case_tolerance.items() if k != "backends"}
     merged.update((case_tolerance.get("backends") or {}).get(backend, {}))
     return Policy(
         window=max(int(window), 1), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
-        atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"),
+        atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"), model=model, p=float(p),
     )

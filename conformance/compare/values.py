@@ -28,6 +28,7 @@ class Comparison:
     mismatches: int | None = None
     elements: int | None = None
     unspecified: int = 0
+    ties: int = 0  # index outputs: differing indices accepted because they point at an equal maximum
     worst: list[dict[str, Any]] = field(default_factory=list)
     error_grid: list[list[float]] | None = None
 
@@ -75,7 +76,9 @@ def _values(
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = np.where(both & (e != 0), err_f / np.abs(e), 0.0)
         ulps = np.where(both, err_f / ulp(e, policy.dtype), 0.0)
-        ratio = np.where(finite, err / allowed, np.where(bad, np.inf, 0.0))
+        # a zero bound (exact outputs): 0 where equal, inf otherwise (0/0 would read as a mismatch)
+        within = np.where(allowed > 0, err / np.where(allowed > 0, allowed, 1.0), np.where(err == 0, 0.0, np.inf))
+        ratio = np.where(finite, within, np.where(bad, np.inf, 0.0))
     ratio = np.where(compared, np.nan_to_num(ratio, nan=np.inf), 0.0)
     worst = []
     if bad.any():
@@ -98,7 +101,7 @@ def _values(
         elements=int(e.size),
         unspecified=int((~compared).sum()),
         worst=worst,
-        error_grid=_grid(ratio) if bad.any() and e.ndim >= 2 else None,
+        error_grid=grid(ratio) if bad.any() and e.ndim >= 2 else None,
     )
 
 
@@ -109,7 +112,7 @@ def _worst_text(w: dict[str, Any]) -> str:
     )
 
 
-def _grid(ratio: np.ndarray) -> list[list[float]]:
+def grid(ratio: np.ndarray) -> list[list[float]]:
     """|error|/allowed over the first 2-D slice (last two axes), max-pooled down to at most GRID×GRID."""
     plane = ratio[(0,) * (ratio.ndim - 2)] if ratio.ndim > 2 else ratio
     rows = np.array_split(np.arange(plane.shape[0]), min(GRID, plane.shape[0]))

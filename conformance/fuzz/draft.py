@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from conformance import ops
 from conformance.suite.expand import expand
 from conformance.suite.model import Case, CaseInstance, TensorSpec
 
-ADAPTIVE = ("openvino", "AdaptiveAvgPool")
 # Value generators a draft may carry. ``ones`` is the smallest: every window average is exactly 1.
 VALUE_LEVELS = ("ones", "arange", "random")
 
@@ -38,7 +38,7 @@ class Draft:
     auto_pad: str = "notset"  # notset | same_upper | same_lower | valid
     rounding: str = "floor"  # floor | ceil | ceil_torch
     include_pad: bool = False
-    output_size: tuple[int, ...] = ()  # AdaptiveAvgPool only
+    output_size: tuple[int, ...] = ()  # ops whose output extent is an input (fuzz generator "output-size")
     output_size_dtype: str = "int64"
     values: str = "random"  # one of VALUE_LEVELS
     value_seed: int = 0
@@ -47,10 +47,6 @@ class Draft:
     @property
     def rank(self) -> int:
         return len(self.spatial)
-
-    @property
-    def adaptive(self) -> bool:
-        return (self.domain, self.op) == ADAPTIVE
 
     def input_shape(self) -> tuple[int, ...]:
         return (self.batch, self.channels, *self.spatial)
@@ -66,51 +62,18 @@ class Draft:
         )
 
 
-def _ints(values: tuple[int, ...]) -> list[int]:
-    return [int(v) for v in values]
-
-
 def attributes(draft: Draft) -> dict[str, Any]:
-    """The draft's attributes in its domain's spelling; optional attributes at their default are left out so a
-    written case shows only what matters."""
-    if draft.adaptive:
-        return {}
-    if draft.domain == "ai.onnx":
-        return _onnx_attributes(draft)
-    attrs: dict[str, Any] = {
-        "kernel": _ints(draft.kernel), "strides": _ints(draft.strides),
-        "pads_begin": _ints(draft.pads_begin), "pads_end": _ints(draft.pads_end),
-    }
-    if draft.domain == "openvino":
-        attrs["exclude-pad"] = not draft.include_pad
-        if draft.auto_pad != "notset":
-            attrs["auto_pad"] = draft.auto_pad
-        if draft.version >= 16 and any(d != 1 for d in draft.dilations):
-            attrs["dilations"] = _ints(draft.dilations)
-    else:  # onednn: the library's auto_pad spelling (FINDINGS.md: the documented lowercase is an erratum)
-        attrs["exclude_pad"] = not draft.include_pad
-        if draft.auto_pad != "notset":
-            attrs["auto_pad"] = draft.auto_pad.upper()
-    if draft.rounding != "floor":
-        attrs["rounding_type"] = draft.rounding
-    return attrs
+    """The draft's attributes in its op's spelling (the registry entry's fuzz profile); optional attributes at
+    their default are left out so a written case shows only what matters."""
+    from conformance.fuzz.strategies import spec_of  # strategies imports this module
+
+    return spec_of(draft).attributes(draft)
 
 
-def _onnx_attributes(draft: Draft) -> dict[str, Any]:
-    attrs: dict[str, Any] = {"kernel_shape": _ints(draft.kernel)}
-    if any(s != 1 for s in draft.strides):
-        attrs["strides"] = _ints(draft.strides)
-    if draft.auto_pad != "notset":
-        attrs["auto_pad"] = draft.auto_pad.upper()
-    elif any(draft.pads_begin) or any(draft.pads_end):
-        attrs["pads"] = _ints(draft.pads_begin) + _ints(draft.pads_end)
-    if draft.version >= 10 and draft.rounding != "floor":
-        attrs["ceil_mode"] = 1
-    if draft.version >= 7 and draft.include_pad:
-        attrs["count_include_pad"] = 1
-    if draft.version >= 19 and any(d != 1 for d in draft.dilations):
-        attrs["dilations"] = _ints(draft.dilations)
-    return attrs
+def _size_input(draft: Draft) -> str:
+    """The name of the op's input that carries the output extent (its second input)."""
+    entry = ops.entry(draft.domain, draft.op)
+    return entry.inputs[1].name if len(entry.inputs) > 1 else "output_size"
 
 
 def value_spec(draft: Draft) -> dict[str, Any]:
@@ -129,9 +92,10 @@ def case_parts(draft: Draft) -> tuple[dict[str, Any], dict[str, dict[str, Any]],
     attrs = attributes(draft)
     x: dict[str, Any] = {"shape": list(draft.input_shape()), **value_spec(draft)}
     inputs: dict[str, dict[str, Any]] = {"x": x}
-    if draft.adaptive:
-        inputs["output_size"] = {
-            "shape": [len(draft.output_size)], "dtype": draft.output_size_dtype, "data": _ints(draft.output_size),
+    if draft.output_size:
+        inputs[_size_input(draft)] = {
+            "shape": [len(draft.output_size)], "dtype": draft.output_size_dtype,
+            "data": [int(v) for v in draft.output_size],
         }
     dtype = draft.dtype
     if draft.mutation:
@@ -165,7 +129,7 @@ def describe(draft: Draft) -> str:
     """One line for tables: input shape, attributes, dtype, layout, values."""
     attrs, inputs, dtype = case_parts(draft)
     attr_text = ", ".join(f"{k}={v}" for k, v in attrs.items())
-    extra = f" output_size={inputs['output_size']['data']}" if "output_size" in inputs else ""
+    extra = "".join(f" {name}={body['data']}" for name, body in list(inputs.items())[1:] if "data" in body)
     layout = f" {draft.layout}" if draft.layout else ""
     mutation = f" [invalid: {draft.mutation}]" if draft.mutation else ""
     return f"x{inputs['x']['shape']} {dtype}{layout} {{{attr_text}}}{extra} values={draft.values}{mutation}"

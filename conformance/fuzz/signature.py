@@ -60,9 +60,9 @@ def features(draft: Draft) -> list[str]:
         found.append(draft.rounding)
     if draft.include_pad:
         found.append("include_pad")
-    if draft.adaptive and any(o > s for o, s in zip(draft.output_size, draft.spatial)):
+    if draft.output_size and any(o > s for o, s in zip(draft.output_size, draft.spatial)):
         found.append("upsample")
-    if draft.adaptive and draft.output_size_dtype != "int64":
+    if draft.output_size and draft.output_size_dtype != "int64":
         found.append(f"output_size:{draft.output_size_dtype}")
     if draft.dtype != "float32":
         found.append(draft.dtype)

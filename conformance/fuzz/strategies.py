@@ -11,13 +11,16 @@ invalid-input mutation does it on purpose.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import reference
+from conformance import ops
 from conformance.fuzz.draft import Draft
+from conformance.ops.spec import FuzzSpec
 
 AUTO_PADS = ("notset", "same_upper", "same_lower", "valid")
 
@@ -28,48 +31,35 @@ class Profile:
     op: str
     version: int
     dtypes: tuple[str, ...]
-    roundings: tuple[str, ...]
-    has_include_pad: bool
-    has_dilations: bool
-    layouts: tuple[str, ...]
-    mutations: tuple[str, ...]
+    spec: FuzzSpec  # the registry entry's fuzz profile for this version
 
     @property
-    def adaptive(self) -> bool:
-        return (self.domain, self.op) == ("openvino", "AdaptiveAvgPool")
+    def roundings(self) -> tuple[str, ...]:
+        return self.spec.roundings
+
+    @property
+    def layouts(self) -> tuple[str, ...]:
+        return self.spec.layouts
+
+    @property
+    def mutations(self) -> tuple[str, ...]:
+        return self.spec.mutations
 
 
+@functools.lru_cache(maxsize=64)
 def profile(domain: str, op: str, version: int) -> Profile:
-    """The generation profile of one op version (raises reference.UnknownOp for ops without a reference)."""
+    """The generation profile of one op version, from its registry entry (LookupError without one)."""
+    entry = ops.entry(domain, op)
     since = reference.resolve(domain, op, version)
+    if entry.fuzz is None:
+        raise ops.UnknownOp(f"the op registry gives {domain}::{op} no fuzz profile")
     dtypes = tuple(reference.supported_dtypes(domain, op, version))
-    if domain == "ai.onnx" and op == "AveragePool":
-        roundings = ("floor", "ceil") if since >= 10 else ("floor",)
-        mutations = ["kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
-                     "int_dtype", "bad_auto_pad", "pads_with_auto_pad", "missing_kernel"]
-        if since >= 10:
-            mutations.append("bad_flag")
-        if since >= 19:
-            mutations.append("dilation_zero")
-        else:
-            mutations.append("later_attribute")
-        return Profile(domain, op, version, dtypes, roundings, since >= 7, since >= 19, (), tuple(mutations))
-    if domain == "openvino" and op == "AvgPool":
-        roundings = ("floor", "ceil", "ceil_torch") if since >= 14 else ("floor", "ceil")
-        mutations = ["kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
-                     "rank_high", "int_dtype", "bad_auto_pad", "bad_rounding", "missing_exclude_pad"]
-        mutations.append("dilation_zero" if since >= 16 else "later_attribute")
-        return Profile(domain, op, version, dtypes, roundings, True, since >= 16, (), tuple(mutations))
-    if domain == "openvino" and op == "AdaptiveAvgPool":
-        mutations = ("output_size_zero", "output_size_length", "output_size_float", "rank_low", "rank_high",
-                     "int_dtype", "later_attribute")
-        return Profile(domain, op, version, dtypes, ("floor",), False, False, (), mutations)
-    if domain == "onednn" and op == "AvgPool":
-        mutations = ("kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
-                     "rank_high", "int_dtype", "bad_auto_pad", "bad_rounding", "missing_exclude_pad",
-                     "later_attribute")
-        return Profile(domain, op, version, dtypes, ("floor", "ceil"), True, False, ("NXC", "NCX"), mutations)
-    raise reference.UnknownOp(f"the fuzzer has no strategy for {domain}::{op}")
+    return Profile(domain, op, version, dtypes, entry.fuzz(since))
+
+
+def spec_of(draft: Draft) -> FuzzSpec:
+    """The fuzz profile of a draft's op version."""
+    return profile(draft.domain, draft.op, draft.version).spec
 
 
 def generate(prof: Profile, rng: random.Random, invalid: bool = False) -> Draft:
@@ -80,13 +70,14 @@ def generate(prof: Profile, rng: random.Random, invalid: bool = False) -> Draft:
         layout=rng.choice(prof.layouts) if prof.layouts else None,
         batch=rng.choice((1, 1, 2)), channels=rng.choice((1, 2, 3)), value_seed=rng.randrange(1 << 31),
     )
-    draft = _adaptive(base, rng, rank) if prof.adaptive else _windowed(prof, base, rng, rank)
+    windowed = prof.spec.generator == "windowed"
+    draft = _windowed(prof, base, rng, rank) if windowed else _output_sized(base, rng, rank)
     if invalid:
         draft = replace(draft, mutation=rng.choice(prof.mutations))
     return draft
 
 
-def _adaptive(base: Draft, rng: random.Random, rank: int) -> Draft:
+def _output_sized(base: Draft, rng: random.Random, rank: int) -> Draft:
     spatial = tuple(rng.randint(1, 9) for _ in range(rank))
     # output sizes up to twice the input (upsampling: overlapping single-element windows) and one more
     out = tuple(rng.randint(1, 2 * s + 1) for s in spatial)
@@ -96,7 +87,7 @@ def _adaptive(base: Draft, rng: random.Random, rank: int) -> Draft:
 def _windowed(prof: Profile, base: Draft, rng: random.Random, rank: int) -> Draft:
     kernel = tuple(rng.randint(1, 4) for _ in range(rank))
     strides = tuple(rng.choice((1, 1, 2, 3)) for _ in range(rank))
-    dilations = tuple(rng.choice((1, 1, 2, 3)) if prof.has_dilations and rng.random() < 0.4 else 1 for _ in kernel)
+    dilations = tuple(rng.choice((1, 1, 2, 3)) if prof.spec.dilations and rng.random() < 0.4 else 1 for _ in kernel)
     auto_pad = "notset" if rng.random() < 0.6 else rng.choice(AUTO_PADS[1:])
     pads_begin, pads_end = [0] * rank, [0] * rank
     if auto_pad == "notset" and rng.random() < 0.6:
@@ -113,7 +104,7 @@ def _windowed(prof: Profile, base: Draft, rng: random.Random, rank: int) -> Draf
     return replace(
         base, spatial=tuple(spatial), kernel=kernel, strides=strides, dilations=dilations,
         pads_begin=tuple(pads_begin), pads_end=tuple(pads_end), auto_pad=auto_pad,
-        rounding=rng.choice(prof.roundings), include_pad=prof.has_include_pad and rng.random() < 0.5,
+        rounding=rng.choice(prof.roundings), include_pad=prof.spec.include_pad and rng.random() < 0.5,
     )
 
 
@@ -123,7 +114,7 @@ Parts = tuple[dict[str, Any], dict[str, dict[str, Any]], str]
 
 
 def _kernel_name(draft: Draft) -> str:
-    return "kernel_shape" if draft.domain == "ai.onnx" else "kernel"
+    return spec_of(draft).names.get("kernel", "kernel_shape")
 
 
 def _set_first(attrs: dict[str, Any], name: str, value: int) -> None:
@@ -142,7 +133,7 @@ def _stride_zero(d: Draft, a: dict, i: dict, t: str) -> Parts:
 
 def _pad_negative(d: Draft, a: dict, i: dict, t: str) -> Parts:
     a.pop("auto_pad", None)
-    if d.domain == "ai.onnx":
+    if spec_of(d).names.get("pads", "pads") == "pads":  # one list: begin values, then end values
         a["pads"] = [-1, *list(d.pads_begin)[1:], *list(d.pads_end)]
     else:
         a["pads_begin"] = [-1, *list(d.pads_begin)[1:]]
@@ -181,7 +172,7 @@ def _int_dtype(d: Draft, a: dict, i: dict, t: str) -> Parts:
 
 
 def _bad_auto_pad(d: Draft, a: dict, i: dict, t: str) -> Parts:
-    a["auto_pad"] = "SAME" if d.domain != "openvino" else "SAME_UPPER"  # plausible but not in the enum
+    a["auto_pad"] = spec_of(d).bad_auto_pad  # plausible but not in the enum
     return a, i, t
 
 
@@ -191,7 +182,7 @@ def _bad_rounding(d: Draft, a: dict, i: dict, t: str) -> Parts:
 
 
 def _bad_flag(d: Draft, a: dict, i: dict, t: str) -> Parts:
-    a["ceil_mode"] = 2
+    a[spec_of(d).names.get("flag", "ceil_mode")] = 2
     return a, i, t
 
 
@@ -211,13 +202,14 @@ def _missing(name: str) -> Callable[[Draft, dict, dict, str], Parts]:
 
 def _later_attribute(d: Draft, a: dict, i: dict, t: str) -> Parts:
     """An attribute a later version (or no version) introduces: the version under test must not know it."""
-    if d.adaptive:
-        a["output_type"] = "i64"  # the AdaptiveAvgPool-8 spec example's own erratum
-    elif d.domain == "ai.onnx":
-        name = "count_include_pad" if d.version < 7 else "ceil_mode" if d.version < 10 else "dilations"
-        a[name] = [2] * d.rank if name == "dilations" else 1
-    else:  # openvino < 16 and onednn (whose formula mentions dilations the op does not have)
-        a["dilations"] = [2] * d.rank
+    later = spec_of(d).later_attribute
+    if later is not None:
+        a.update(later(d))
+    return a, i, t
+
+
+def _missing_exclude_pad(d: Draft, a: dict, i: dict, t: str) -> Parts:
+    a.pop(spec_of(d).names.get("exclude_pad", "exclude-pad"), None)
     return a, i, t
 
 
@@ -241,14 +233,11 @@ MUTATIONS: dict[str, Callable[[Draft, dict, dict, str], Parts]] = {
     "dilation_zero": _dilation_zero, "kernel_length": _kernel_length, "empty_output": _empty_output,
     "rank_low": _rank_low, "rank_high": _rank_high, "int_dtype": _int_dtype, "bad_auto_pad": _bad_auto_pad,
     "bad_rounding": _bad_rounding, "bad_flag": _bad_flag, "pads_with_auto_pad": _pads_with_auto_pad,
-    "missing_kernel": _missing("kernel_shape"), "missing_exclude_pad": _missing("exclude-pad"),
+    "missing_kernel": _missing("kernel_shape"), "missing_exclude_pad": _missing_exclude_pad,
     "later_attribute": _later_attribute, "output_size_zero": _output_size("zero"),
     "output_size_length": _output_size("length"), "output_size_float": _output_size("float"),
 }
 
 
 def apply_mutation(draft: Draft, attrs: dict[str, Any], inputs: dict[str, dict[str, Any]], dtype: str) -> Parts:
-    mutate = MUTATIONS[draft.mutation]
-    if draft.mutation == "missing_exclude_pad" and draft.domain == "onednn":
-        mutate = _missing("exclude_pad")
-    return mutate(draft, attrs, inputs, dtype)
+    return MUTATIONS[draft.mutation](draft, attrs, inputs, dtype)

@@ -114,14 +114,27 @@ function body(r){
     ['mismatches',mm,r.mismatches>0],['unspecified',r.unspecified?r.unspecified+' elements':''],
     ['tolerance',r.tolerance]]));
   b.appendChild(left);if(right.lastChild.children.length)b.appendChild(right);
-  if(r.worst&&r.worst.length)b.appendChild(worst(r.worst));
-  if(r.error_grid&&r.error_grid.length)b.appendChild(heat(r.error_grid));
+  if(r.outputs&&r.outputs.length){r.outputs.forEach(function(o){b.appendChild(output(o));});}
+  else{
+    if(r.worst&&r.worst.length)b.appendChild(worst(r.worst));
+    if(r.error_grid&&r.error_grid.length)b.appendChild(heat(r.error_grid));
+  }
   if(r.repro||r.nodeid){
     var text=r.repro||('pytest '+r.nodeid), btn=el('button',{type:'button',text:'Copy'});
     btn.addEventListener('click',function(){copy(text,btn);});
     b.appendChild(el('div',{'class':'repro'},el('pre',{'class':'mono',text:text}),btn));
   }
   return b;
+}
+function output(o){
+  var mm=o.mismatches!=null?o.mismatches+' / '+(o.elements!=null?o.elements:'?'):'';
+  var d=el('div',{'class':'output'},el('h4',{text:'Output '+o.name+' ('+o.error_model+(o.ok?')':') fails')}),
+    kv([['max abs err',num(o.max_abs_err)],['max rel err',num(o.max_rel_err)],['max ulp',num(o.max_ulp)],
+      ['mismatches',mm,o.mismatches>0],['ties accepted',o.ties?String(o.ties):''],
+      ['unspecified',o.unspecified?o.unspecified+' elements':''],['tolerance',o.tolerance],['reason',o.reason,!o.ok]]));
+  if(o.worst&&o.worst.length)d.appendChild(worst(o.worst));
+  if(o.error_grid&&o.error_grid.length)d.appendChild(heat(o.error_grid));
+  return d;
 }
 function worst(w){
   var t=el('table',{'class':'worst mono'}),h=el('tr');

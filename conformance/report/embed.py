@@ -78,7 +78,11 @@ def compact(record: ResultRecord) -> dict[str, Any]:
         value = getattr(record, name)
         if value in _EMPTY or (name == "unspecified" and value == 0):
             continue
-        data[name] = pool_grid(value) if name == "error_grid" else value
+        if name == "error_grid":
+            value = pool_grid(value)
+        elif name == "outputs":
+            value = [{**o, "error_grid": pool_grid(o["error_grid"])} if o.get("error_grid") else o for o in value]
+        data[name] = value
     return finite(data)
 
 

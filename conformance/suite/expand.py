@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from conformance import ops
 from conformance.suite.dtypes import is_float
 from conformance.suite.model import Case, CaseInstance, TensorSpec
 from conformance.suite.tensors import materialize
@@ -28,7 +29,7 @@ def expand(case: Case) -> list[CaseInstance]:
 def _instance(case: Case, version: int, dtype: str, layout: str | None) -> CaseInstance:
     attributes = dict(case.attributes)
     inputs = tuple(_retype(t, dtype) for t in case.inputs)
-    outputs = tuple(_retype(t, dtype) for t in case.outputs)
+    outputs = tuple(_retype(t, dtype) for t in case.outputs or _default_outputs(case, version))
     if layout is not None:
         # Case files describe data channels-first (NCX); a channels-last instance transposes it.
         attributes["data_format"] = layout
@@ -39,6 +40,16 @@ def _instance(case: Case, version: int, dtype: str, layout: str | None) -> CaseI
         id=instance_id(case, version, dtype, layout), case=case, version=version, dtype=dtype, layout=layout,
         attributes=attributes, inputs=inputs, outputs=outputs,
     )
+
+
+def _default_outputs(case: Case, version: int) -> tuple[TensorSpec, ...]:
+    """A case that lists no outputs asks for every output its op's version defines (the op registry's)."""
+    entry = ops.find(case.domain, case.op)
+    try:
+        ports = entry.outputs_at(version) if entry else ()
+    except LookupError:  # a version before the op's first: the reference rejects the case
+        ports = entry.outputs[:1] if entry else ()
+    return tuple(TensorSpec(name=p.name, shape=None, dtype=p.dtype) for p in ports)
 
 
 def _retype(spec: TensorSpec, dtype: str) -> TensorSpec:

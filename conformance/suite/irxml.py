@@ -11,18 +11,10 @@ from typing import Any
 
 from defusedxml import ElementTree
 
+from conformance import ops
 from conformance.suite.model import SpecExample
 
 _INT_LIST = re.compile(r"^\s*-?\d+(\s*,\s*-?\d+)*\s*$")
-#: The attributes each OpenVINO op defines (spec text); anything else in an example is reported.
-KNOWN_ATTRIBUTES: dict[str, frozenset[str]] = {
-    "AvgPool": frozenset(
-        {"strides", "pads_begin", "pads_end", "kernel", "exclude-pad", "rounding_type", "auto_pad", "dilations"}
-    ),
-    "AdaptiveAvgPool": frozenset(),
-}
-
-
 class IrXmlError(ValueError):
     """An ``ir_xml`` block that is not a readable IR layer."""
 
@@ -47,7 +39,9 @@ def parse_layer(xml: str) -> SpecExample:
     layer_type = layer.attrib["type"]
     data = layer.find("data")
     raw = dict(data.attrib) if data is not None else {}
-    known = KNOWN_ATTRIBUTES.get(layer_type)
+    entry = ops.by_ir_layer(layer_type)
+    # the attributes the op defines (any version; the registry's): anything else in an example is reported
+    known = entry.attribute_names() if entry is not None else None
     unknown = tuple(sorted(k for k in raw if known is not None and k not in known))
     attributes = {k: attribute_value(v) for k, v in raw.items() if k not in unknown}
     return SpecExample(

@@ -21,12 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+from conformance import ops
 from conformance.suite.model import Case, TensorSpec
 
 SOURCE = "onnx-node-test"
 TAG = "onnx-node-test"
-#: The ops the harness has a reference for, and whether each has a dedicated onnx case module.
-OPS = ("AveragePool", "GlobalAveragePool")
 _NODE_PACKAGE = "onnx.backend.test.case.node"
 
 
@@ -43,12 +42,19 @@ class NodeTest:
     atol: float = 1e-7
 
 
+def op_types() -> tuple[str, ...]:
+    """The ONNX op types whose node tests are imported: the registry entries that ask for them."""
+    return tuple(e.op for e in ops.entries() if e.domain == "ai.onnx" and e.node_tests)
+
+
 @functools.lru_cache(maxsize=1)
 def _module_names() -> tuple[str, ...]:
-    """The onnx case modules that build a node of one of OPS: the op's own module (averagepool.py) and any other
-    module whose source names the op in quotes (a cheap text scan; importing a module runs all its exports)."""
+    """The onnx case modules that build a node of one of op_types(): the op's own module (its name lowercased)
+    and any other module whose source names the op in quotes (a cheap text scan; importing a module runs all its
+    exports)."""
     package = importlib.import_module(_NODE_PACKAGE)
-    needles = [f'"{op}"' for op in OPS] + [f"'{op}'" for op in OPS]
+    wanted = op_types()
+    needles = [f'"{op}"' for op in wanted] + [f"'{op}'" for op in wanted]
     found = []
     for info in pkgutil.iter_modules(package.__path__):
         if info.ispkg:
@@ -58,14 +64,14 @@ def _module_names() -> tuple[str, ...]:
             text = path.read_text(encoding="utf-8")
         except OSError:
             text = ""
-        if info.name in {op.lower() for op in OPS} or any(n in text for n in needles):
+        if info.name in {op.lower() for op in wanted} or any(n in text for n in needles):
             found.append(f"{_NODE_PACKAGE}.{info.name}")
     return tuple(found)
 
 
 @functools.lru_cache(maxsize=1)
 def node_tests() -> tuple[NodeTest, ...]:
-    """Every node test of the installed onnx whose single node is one of OPS (cached per process)."""
+    """Every node test of the installed onnx whose single node is one of op_types() (cached per process)."""
     import onnx  # noqa: F401  (the case modules need it imported first)
 
     for module in _module_names():
@@ -90,7 +96,7 @@ def _convert(test_case) -> NodeTest | None:
         return None
     node = model.graph.node[0]
     domain = node.domain or "ai.onnx"
-    if node.op_type not in OPS or domain != "ai.onnx":
+    if node.op_type not in op_types() or domain != "ai.onnx":
         return None
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
     if opset is None or not test_case.data_sets:

@@ -115,5 +115,5 @@ def test_cli_writes_summary_and_cases(tmp_path):
 def test_cli_rejects_unknown_op(tmp_path, capsys):
     from conformance.fuzz.cli import main
 
-    assert main(["--op", "MaxPool", "--domain", "ai.onnx", "--version", "22", "--backend", "onnxruntime",
+    assert main(["--op", "NoSuchPool", "--domain", "ai.onnx", "--version", "22", "--backend", "onnxruntime",
                  "-o", str(tmp_path)]) == 2

@@ -1,0 +1,61 @@
+"""oneDNN Graph AvgPool (one version): exclude_pad required, rounding floor/ceil, NXC (default) or NCX."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.ops import _pool, dims
+from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+
+AUTO_PAD = ("None", "SAME_UPPER", "SAME_LOWER", "VALID")
+# the documented lowercase spellings are read as the library's (docs/spec-notes.md)
+_AUTO_PAD_NAMES = {"none": "None", "same_upper": "SAME_UPPER", "same_lower": "SAME_LOWER", "valid": "VALID"}
+
+
+def coverage(version: int) -> list[dims.Dimension]:
+    rounding = ("floor", "ceil")
+    pad_of = dims.attr("auto_pad", "None", lambda v: _AUTO_PAD_NAMES.get(str(v), str(v)))
+    round_of = dims.attr("rounding_type", "floor")
+    return [
+        dims.Dimension("auto_pad", AUTO_PAD, pad_of),
+        dims.Dimension("exclude_pad", ("true", "false"), dims.attr("exclude_pad", None, dims.boolean)),
+        dims.Dimension("rounding_type", rounding, round_of),
+        dims.Dimension("auto_pad x rounding_type", dims.product(AUTO_PAD, rounding), dims.combo(pad_of, round_of)),
+        dims.Dimension("layout", ("NXC", "NCX"), dims.attr("data_format", "NXC")),
+    ]
+
+
+def _attributes(draft: Any) -> dict[str, Any]:
+    attrs = _pool.begin_end_attributes(draft, "exclude_pad")
+    if draft.auto_pad != "notset":  # the library's spelling (the documented lowercase is an erratum)
+        attrs["auto_pad"] = draft.auto_pad.upper()
+    return _pool.with_rounding(draft, attrs)
+
+
+def fuzz(since: int) -> FuzzSpec:
+    return FuzzSpec(
+        attributes=_attributes, roundings=("floor", "ceil"), include_pad=True, layouts=("NXC", "NCX"),
+        mutations=("kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
+                   "rank_high", "int_dtype", "bad_auto_pad", "bad_rounding", "missing_exclude_pad",
+                   "later_attribute"),
+        names={"kernel": "kernel", "pads": "pads_begin", "exclude_pad": "exclude_pad"},
+        later_attribute=_pool.add_dilations,
+    )
+
+
+ENTRY = OpEntry(
+    domain="onednn", op="AvgPool", versions=(1,),
+    attributes=(
+        Attribute("strides", "ints", required=True),
+        Attribute("kernel", "ints", required=True),
+        Attribute("pads_begin", "ints", required=True),
+        Attribute("pads_end", "ints", required=True),
+        Attribute("exclude_pad", "bool", required=True),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil")),
+        Attribute("auto_pad", "enum", default="None", values=AUTO_PAD),
+        Attribute("data_format", "enum", default="NXC", values=("NXC", "NCX")),
+    ),
+    inputs=(Port("src"),), outputs=(Port("dst", error_model="average"),),
+    coverage=coverage, fuzz=fuzz, lowers_to=("ai.onnx/AveragePool",),
+    summary="average pooling; NXC or NCX layout",
+)

@@ -1,0 +1,68 @@
+"""OpenVINO AvgPool-1, -14 (rounding_type ceil_torch), -16 (dilations)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.ops import _pool, dims
+from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+
+CEIL_TORCH, DILATIONS = 14, 16
+
+
+def _roundings(version: int) -> tuple[str, ...]:
+    return ("floor", "ceil", "ceil_torch") if version >= CEIL_TORCH else ("floor", "ceil")
+
+
+def coverage(version: int) -> list[dims.Dimension]:
+    rounding = _roundings(version)
+    pad_of, round_of = dims.attr("auto_pad", "explicit"), dims.attr("rounding_type", "floor")
+    found = [
+        dims.Dimension("auto_pad", _pool.OV_AUTO_PAD, pad_of),
+        dims.Dimension("exclude-pad", ("true", "false"), dims.attr("exclude-pad", None, dims.boolean)),
+        dims.Dimension("rounding_type", rounding, round_of),
+        dims.Dimension("auto_pad x rounding_type", dims.product(_pool.OV_AUTO_PAD, rounding),
+                       dims.combo(pad_of, round_of)),
+    ]
+    if version >= DILATIONS:
+        found.append(dims.Dimension("dilations", ("1", ">1"), dims.dilated))
+    return found
+
+
+def _attributes(draft: Any) -> dict[str, Any]:
+    attrs = _pool.begin_end_attributes(draft, "exclude-pad")
+    if draft.auto_pad != "notset":
+        attrs["auto_pad"] = draft.auto_pad
+    if draft.version >= DILATIONS and any(d != 1 for d in draft.dilations):
+        attrs["dilations"] = _pool.ints(draft.dilations)
+    return _pool.with_rounding(draft, attrs)
+
+
+def fuzz(since: int) -> FuzzSpec:
+    mutations = ["kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
+                 "rank_high", "int_dtype", "bad_auto_pad", "bad_rounding", "missing_exclude_pad"]
+    mutations.append("dilation_zero" if since >= DILATIONS else "later_attribute")
+    return FuzzSpec(
+        attributes=_attributes, roundings=_roundings(since), include_pad=True, dilations=since >= DILATIONS,
+        mutations=tuple(mutations), names={"kernel": "kernel", "pads": "pads_begin", "exclude_pad": "exclude-pad"},
+        later_attribute=_pool.add_dilations, bad_auto_pad="SAME_UPPER",
+    )
+
+
+ENTRY = OpEntry(
+    domain="openvino", op="AvgPool", versions=(1, 14, 16),
+    attributes=(
+        Attribute("strides", "ints", required=True),
+        Attribute("pads_begin", "ints", required=True),
+        Attribute("pads_end", "ints", required=True),
+        Attribute("kernel", "ints", required=True),
+        Attribute("exclude-pad", "bool", required=True),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
+        Attribute("auto_pad", "enum", default="explicit", values=_pool.OV_AUTO_PAD),
+        Attribute("dilations", "ints", default="1 per axis", since=DILATIONS),
+    ),
+    inputs=(Port("data"),), outputs=(Port("output", error_model="average"),),
+    coverage=coverage, fuzz=fuzz, ir_layer="AvgPool", lowers_to=("ai.onnx/AveragePool",),
+    summary="average pooling; ceil_torch rounding from 14, dilations from 16",
+)
