@@ -4,14 +4,13 @@
   exactly the model the harness builds (lowered, for openvino/onednn cases on ONNX-only backends);
 - openvino on openvino cases: the opset-API model the backend compiles, serialized to ``model.xml``/``.bin``;
 - openvino-ir: the IR text and weights the backend hands to ``Core.read_model``;
-- onednn: the harness's ctypes binding copied into ``onednn_binding/`` with its imports made local, because the
+- onednn: the harness's ctypes binding (relative imports only) copied verbatim into ``onednn_binding/``, because the
   script must run without the harness installed.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,44 +20,6 @@ from conformance.backends.base import Unsupported
 from conformance.suite.model import CaseInstance
 
 ONNX_ROUTES = ("onnxruntime", "onnx-reference", "onnx-backend")
-
-# Stand-ins for the three harness names the oneDNN backend module imports (the copy keeps its logic verbatim).
-_ONEDNN_SHIM = '''
-# --- added by `conformance repro`: stand-ins for conformance.backends.base, so this file runs standalone ---
-class Unsupported(Exception):
-    """The library does not implement this case."""
-
-
-class Support:
-    def __init__(self, ok: bool, reason: str = "") -> None:
-        self.ok, self.reason = ok, reason
-
-    @classmethod
-    def yes(cls) -> "Support":
-        return cls(True)
-
-    @classmethod
-    def no(cls, reason: str) -> "Support":
-        return cls(False, reason)
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-
-class Backend:
-    name = "unnamed"
-# --- end of stand-ins ---
-'''
-
-_IMPORT_REWRITES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^from conformance\.backends\.onednn\._lib import ", re.M), "from _lib import "),
-    (re.compile(r"^from conformance\.backends\.onednn import _lib$", re.M), "import _lib"),
-    (re.compile(r"^from conformance\.backends\.onednn import graph_api as g$", re.M), "import graph_api as g"),
-    (re.compile(r"^from conformance\.backends\.base import [^\n]+$", re.M), _ONEDNN_SHIM),
-    # only used in annotations, which `from __future__ import annotations` never evaluates
-    (re.compile(r"^from conformance\.suite\.model import CaseInstance$", re.M), ""),
-]
-
 
 def write_model(instance: CaseInstance, backend: str, inputs: list[np.ndarray], target: Path) -> dict[str, Any]:
     """Write the model files for ``backend``; returns the ``model`` section of case.json.
@@ -95,9 +56,9 @@ def _onnx(instance: CaseInstance, base: str, arg: str, target: Path) -> dict[str
 def _openvino_native(instance: CaseInstance, inputs: list[np.ndarray], target: Path, device: str) -> dict[str, Any]:
     import openvino
 
-    from conformance.backends import openvino_native as native
+    from conformance.backends.openvino import builders
 
-    model = native.build_model(instance, inputs)
+    model = builders.build_model(instance, inputs)
     openvino.save_model(model, str(target / "model.xml"), compress_to_fp16=False)
     return {"format": "openvino-ir", "file": "model.xml", "weights": "model.bin", "feeds": 1,
             "runner": "openvino", "device": device or "CPU",
@@ -117,23 +78,25 @@ def _openvino_ir(instance: CaseInstance, inputs: list[np.ndarray], target: Path,
 
 
 def _onednn(instance: CaseInstance, target: Path) -> dict[str, Any]:
-    import conformance.backends.onednn as package
+    import dataclasses
 
-    if instance.domain != "onednn":
-        raise Unsupported(f"the onednn backend runs onednn cases only, not {instance.domain}")
+    import conformance.backends.onednn as package
+    from conformance.backends.onednn.builders import BUILDERS
+
+    if instance.domain != "onednn" or instance.op not in BUILDERS:
+        raise Unsupported(f"the onednn backend has no builder for {instance.domain}::{instance.op}")
     source = Path(package.__file__).parent
     folder = target / "onednn_binding"
     folder.mkdir(exist_ok=True)
-    for src_name, dst_name in (("_lib.py", "_lib.py"), ("graph_api.py", "graph_api.py"), ("backend.py", "avgpool.py")):
-        text = (source / src_name).read_text(encoding="utf-8")
-        for pattern, replacement in _IMPORT_REWRITES:
-            text = pattern.sub(lambda _m, r=replacement: r, text)
+    (folder / "__init__.py").write_text('"""oneDNN Graph ctypes binding, copied from the harness."""\n')
+    for name in ("_lib.py", "graph_api.py", "single_op.py"):  # relative imports only: copied verbatim
+        text = (source / name).read_text(encoding="utf-8")
         leftover = harness_imports(text)
         if leftover:  # the binding grew a dependency this copy cannot satisfy: say so instead of a broken script
-            raise Unsupported(f"cannot make {src_name} standalone; it imports {', '.join(leftover)}")
-        (folder / dst_name).write_text(text, encoding="utf-8")
-    return {"format": "onednn-graph", "folder": "onednn_binding", "module": "avgpool", "function": "run_avg_pool",
-            "runner": "onednn", "feeds": 1,
+            raise Unsupported(f"cannot make {name} standalone; it imports {', '.join(leftover)}")
+        (folder / name).write_text(text, encoding="utf-8")
+    return {"format": "onednn-graph", "folder": "onednn_binding", "op": dataclasses.asdict(BUILDERS[instance.op]),
+            "runner": "onednn", "feeds": BUILDERS[instance.op].inputs,
             "library": "libdnnl.so.3 from $CONFORMANCE_ONEDNN_LIB or the onednn-cpu-gomp wheel"}
 
 

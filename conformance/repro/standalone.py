@@ -108,16 +108,18 @@ def run_openvino(case: dict, inputs: list[np.ndarray]) -> list:
 
 
 def run_onednn(case: dict, inputs: list[np.ndarray]) -> list:
-    sys.path.insert(0, str(HERE / case["model"]["folder"]))  # the binding copied next to this script
+    sys.path.insert(0, str(HERE))  # the binding package copied next to this script
     sys.dont_write_bytecode = True  # keep the folder as written (it may be shared or attached to a bug report)
     import importlib
 
+    package = case["model"]["folder"]
     try:
-        importlib.import_module("_lib").load()
+        importlib.import_module(f"{package}._lib").load()
     except Exception as exc:  # noqa: BLE001 - no library: cannot reproduce here
         raise RuntimeMissing(f"libdnnl.so.3 not loadable: {exc}") from None
-    module = importlib.import_module(case["model"]["module"])
-    return [getattr(module, case["model"]["function"])(inputs[0], dict(case["attributes"]))]
+    single_op = importlib.import_module(f"{package}.single_op")
+    spec = single_op.GraphOp(**case["model"]["op"])
+    return single_op.run_op(spec, inputs[: spec.inputs], dict(case["attributes"]))
 
 
 def run_backend(case: dict, inputs: list[np.ndarray]) -> list[tuple[np.ndarray, str]]:

@@ -221,12 +221,13 @@ def test_supports(backend):
 
 def test_version_and_allocator_engine(g, backend):
     assert backend.version().startswith("3.")
-    from conformance.backends.onednn.backend import run_avg_pool
+    from conformance.backends.onednn.builders import BUILDERS
+    from conformance.backends.onednn.single_op import run_op
 
     x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
     with g.Engine(with_allocator=True) as eng:
-        y = run_avg_pool(x, dict(kernel=[2, 2], strides=[2, 2], pads_begin=[0, 0], pads_end=[0, 0],
-                                 exclude_pad=True), engine=eng)
+        (y,) = run_op(BUILDERS["AvgPool"], [x], dict(kernel=[2, 2], strides=[2, 2], pads_begin=[0, 0],
+                                                    pads_end=[0, 0], exclude_pad=True), engine=eng)
     np.testing.assert_array_equal(y[..., 0], [[[2.5, 4.5], [10.5, 12.5]]])
 
 
@@ -242,6 +243,7 @@ def _python(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
 def test_import_does_not_load_library(g):
     r = _python("""
         import conformance.backends.onednn.backend, conformance.backends.onednn.graph_api
+        import conformance.backends.onednn.builders, conformance.backends.onednn.single_op
         print(any('libdnnl' in line for line in open('/proc/self/maps')))
     """)
     assert r.returncode == 0, r.stderr
@@ -276,9 +278,10 @@ def test_abort_is_contained_in_subprocess(g, name):
     shape, attrs, sig, text = ABORTS[name]
     r = _python(f"""
         import json, numpy as np
-        from conformance.backends.onednn.backend import run_avg_pool
+        from conformance.backends.onednn.builders import BUILDERS
+        from conformance.backends.onednn.single_op import run_op
         shape, attrs = json.loads({json.dumps(json.dumps([shape, attrs]))})
-        run_avg_pool(np.ones(shape, np.float32), attrs)
+        run_op(BUILDERS["AvgPool"], [np.ones(shape, np.float32)], attrs)
         print("survived")
     """)
     assert r.returncode != 0, f"expected the process to die, it printed {r.stdout!r}"

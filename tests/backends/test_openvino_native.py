@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import yaml
 
-from conformance.backends import openvino_native as native
 from conformance.backends.base import Unsupported
+from conformance.backends.openvino import builders
 from conformance.backends.openvino_backend import OpenVinoBackend
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
@@ -83,7 +83,7 @@ def test_divergence_float64_is_computed_at_float32_precision():
 def test_avgpool16_without_dilations_uses_the_default_instead_of_crashing():
     # opset16.avg_pool(dilations=None) builds dilations=[] and compile_model segfaults (openvino 2026.4.1).
     instance = avgpool(16, BASE, [1, 1, 7, 6])
-    (op,) = [n for n in native.build_model(instance, inputs_of(instance)).get_ordered_ops()
+    (op,) = [n for n in builders.build_model(instance, inputs_of(instance)).get_ordered_ops()
              if n.get_type_name() == "AvgPool"]
     assert op.get_attributes()["dilations"] == [1, 1]
 
@@ -91,7 +91,7 @@ def test_avgpool16_without_dilations_uses_the_default_instead_of_crashing():
 @pytest.mark.parametrize(("version", "expected"), [(1, "opset1"), (14, "opset14"), (16, "opset16")])
 def test_the_node_is_built_at_the_case_version(version, expected):
     instance = avgpool(version, BASE, [1, 1, 5, 5])
-    model = native.build_model(instance, inputs_of(instance))
+    model = builders.build_model(instance, inputs_of(instance))
     (op,) = [n for n in model.get_ordered_ops() if n.get_type_name() == "AvgPool"]
     assert op.get_type_info().version_id == expected
 

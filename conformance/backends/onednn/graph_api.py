@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends.onednn import _lib
-from conformance.backends.onednn._lib import UNKNOWN_DIM, UNKNOWN_NDIMS, LogicalTensorStruct
+# relative imports only: this file is copied verbatim next to exported reproductions (single_op.py, export.py)
+from . import _lib
+from ._lib import UNKNOWN_DIM, UNKNOWN_NDIMS, LogicalTensorStruct
 
 __all__ = [
     "DataType", "LayoutType", "OpKind", "OpAttr", "DnnlError", "LogicalTensor", "Engine", "Stream", "Op",
@@ -252,9 +253,10 @@ class Op(_Handle):
 
     _destroy = "dnnl_graph_op_destroy"
 
-    def __init__(self, op_id: int, kind: OpKind, name: str = "") -> None:
+    def __init__(self, op_id: int, kind: OpKind | int, name: str = "") -> None:
         super().__init__()
-        _call("dnnl_graph_op_create", ctypes.byref(self._h), op_id, int(kind), (name or kind.name).encode())
+        _call("dnnl_graph_op_create", ctypes.byref(self._h), op_id, int(kind),
+              (name or getattr(kind, "name", str(kind))).encode())
 
     def add_input(self, lt: LogicalTensor) -> None:
         _call("dnnl_graph_op_add_input", self.handle, ctypes.byref(lt.struct))
@@ -262,21 +264,30 @@ class Op(_Handle):
     def add_output(self, lt: LogicalTensor) -> None:
         _call("dnnl_graph_op_add_output", self.handle, ctypes.byref(lt.struct))
 
-    def set_s64(self, attr: OpAttr, values: Sequence[int] | int) -> None:
+    def set_s64(self, attr: OpAttr | int, values: Sequence[int] | int) -> None:
         vals = [values] if isinstance(values, int) else [int(v) for v in values]
         arr = (ctypes.c_int64 * max(len(vals), 1))(*vals)
         # value_len: 0 would mean "a scalar"; list attributes are always passed with their length
         n = 0 if isinstance(values, int) else len(vals)
-        _call("dnnl_graph_op_set_attr_s64", self.handle, int(attr), arr, n, detail=f"{attr.name}={vals}")
+        _call("dnnl_graph_op_set_attr_s64", self.handle, int(attr), arr, n, detail=f"{_attr_name(attr)}={vals}")
 
-    def set_bool(self, attr: OpAttr, value: bool) -> None:
+    def set_bool(self, attr: OpAttr | int, value: bool) -> None:
         v = ctypes.c_uint8(1 if value else 0)
         _call("dnnl_graph_op_set_attr_bool", self.handle, int(attr), ctypes.byref(v), 1,
-              detail=f"{attr.name}={value}")
+              detail=f"{_attr_name(attr)}={value}")
 
-    def set_str(self, attr: OpAttr, value: str) -> None:
+    def set_str(self, attr: OpAttr | int, value: str) -> None:
         raw = value.encode()
-        _call("dnnl_graph_op_set_attr_str", self.handle, int(attr), raw, len(raw), detail=f"{attr.name}={value!r}")
+        _call("dnnl_graph_op_set_attr_str", self.handle, int(attr), raw, len(raw),
+              detail=f"{_attr_name(attr)}={value!r}")
+
+
+def _attr_name(attr: OpAttr | int) -> str:
+    """The attribute's name for messages (ids that ``OpAttr`` does not name are shown in hex)."""
+    try:
+        return OpAttr(int(attr)).name
+    except ValueError:
+        return f"attr 0x{int(attr):x}"
 
 
 class Partition(_Handle):

@@ -1,0 +1,83 @@
+"""Cross-spec lowering: OpenVINO- and oneDNN-domain cases as ONNX models, where an exact lowering exists.
+
+A backend that speaks only ONNX (onnxruntime, onnx-reference, onnx-backend adapters) can then run those cases.
+``LOWERINGS`` is the table: (domain, op) -> the ONNX op it lowers to and the function that lowers one case (or
+raises ``NoLowering`` with the semantic difference). ``lower(case)`` returns a ``LoweredModel`` (model + a
+description for the record's ``lowered`` field) or the reason there is none.
+
+Adding a lowering is one function (see pool.py) and its line in ``LOWERINGS``; the op's registry entry declares
+the same target in ``lowers_to`` (tests/backends/test_builder_tables.py checks both directions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import onnx
+
+from conformance.backends.base import Support, Unsupported
+from conformance.backends.lowering import pool
+from conformance.backends.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
+from conformance.backends.onnx_model import build_model
+from conformance.suite.model import CaseInstance
+
+__all__ = ["LOWERINGS", "OPSET_FOR_DTYPE", "Lowering", "LoweredModel", "NoLowering", "capabilities",
+           "feed_inputs", "lower", "onnx_model_for", "supports"]
+
+
+@dataclass(frozen=True)
+class Lowering:
+    target: str  # "domain/op" as the registry's ``lowers_to`` spells it
+    lower: Callable[[CaseInstance], LoweredModel]  # raises NoLowering(reason) for a geometry it cannot match
+
+
+#: (domain, op) -> its exact ONNX lowering.
+LOWERINGS: dict[tuple[str, str], Lowering] = {
+    ("openvino", "AvgPool"): Lowering("ai.onnx/AveragePool", pool.openvino_avgpool),
+    ("openvino", "AdaptiveAvgPool"): Lowering("ai.onnx/AveragePool", pool.openvino_adaptive_avgpool),
+    ("onednn", "AvgPool"): Lowering("ai.onnx/AveragePool", pool.onednn_avgpool),
+}
+
+
+def capabilities() -> list[str]:
+    """``openvino AvgPool -> ai.onnx/AveragePool``, ...: what ONNX-only backends run through a lowering."""
+    return [f"{domain} {op} -> {lowering.target}" for (domain, op), lowering in LOWERINGS.items()]
+
+
+def supports(case: CaseInstance, backend: str) -> Support:
+    """An ONNX backend's answer: ai.onnx natively, a lowered op where the table has one (the geometry is checked
+    when the case runs: ``onnx_model_for`` raises ``Unsupported`` with the reason)."""
+    if case.domain == "ai.onnx" or (case.domain, case.op) in LOWERINGS:
+        return Support.yes()
+    return Support.no(f"{backend} runs ONNX models; no ONNX lowering for {case.domain}::{case.op} "
+                      f"(lowered: {', '.join(f'{d}::{o}' for d, o in LOWERINGS)})")
+
+
+def lower(case: CaseInstance) -> LoweredModel | str:
+    """The exact ONNX lowering of an openvino/onednn case instance, or the reason there is none."""
+    lowering = LOWERINGS.get((case.domain, case.op))
+    if lowering is None:
+        return f"no ONNX lowering for {case.domain}::{case.op}-{case.version}"
+    try:
+        return lowering.lower(case)
+    except NoLowering as exc:
+        return str(exc)
+
+
+def onnx_model_for(case: CaseInstance) -> tuple[onnx.ModelProto, int, str]:
+    """(model, number of inputs to feed, lowering description or "") for any case an ONNX backend may run.
+
+    ai.onnx cases get the harness's own model; others their lowering; ``Unsupported(reason)`` when there is none.
+    """
+    if case.domain == "ai.onnx":
+        return build_model(case, check=not case.expect_error), len(case.inputs), ""
+    lowered = lower(case)
+    if isinstance(lowered, str):
+        raise Unsupported(f"no exact ONNX lowering: {lowered}")
+    return lowered.model, lowered.feeds, lowered.description
+
+
+def feed_inputs(inputs: list[np.ndarray], feeds: int) -> list[np.ndarray]:
+    return list(inputs[:feeds])

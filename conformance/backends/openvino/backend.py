@@ -1,0 +1,53 @@
+"""The ``openvino`` backend: ``ai.onnx`` cases through OpenVINO's ONNX frontend; ``openvino`` cases built with
+the Python opset API by their op's builder (builders.py). Both compile for the device (CPU by default)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.backends.base import Backend, Support
+from conformance.backends.onnx_model import build_model as build_onnx_model
+from conformance.backends.openvino import builders
+from conformance.backends.openvino.runtime import read, run_compiled
+from conformance.suite.model import CaseInstance
+
+
+class OpenVinoBackend(Backend):
+    name = "openvino"
+    description = "OpenVINO CPU plugin (ai.onnx through the ONNX frontend, openvino cases through the opset API)"
+    # native code that segfaults on some valid models (AvgPool-16 without dilations): a worker process per backend
+    isolate = True
+
+    def __init__(self, device: str | None = None):
+        import openvino
+
+        self.device = device or "CPU"
+        if device:
+            self.name = f"openvino:{device}"
+        self._core = openvino.Core()
+
+    def version(self) -> str:
+        import openvino
+
+        return openvino.get_version()
+
+    def capabilities(self) -> dict[str, list[str]]:
+        return {
+            "ai.onnx": ["AveragePool", "GlobalAveragePool"],
+            "openvino": builders.capabilities(),
+            "device": [self.device],
+        }
+
+    def supports(self, case: CaseInstance) -> Support:
+        if case.domain == builders.DOMAIN:
+            return builders.supports(case)
+        if case.domain != "ai.onnx":
+            return Support.no(f"openvino runs ai.onnx and openvino cases; {case.domain} cases have no OpenVINO form")
+        return Support.yes()
+
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        if case.domain == builders.DOMAIN:
+            model = builders.build_model(case, inputs)
+        else:
+            model = read(self._core, build_onnx_model(case, check=not case.expect_error).SerializeToString())
+        return run_compiled(self._core.compile_model(model, self.device), inputs)

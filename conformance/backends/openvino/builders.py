@@ -1,0 +1,85 @@
+"""The OpenVINO builder table: openvino-domain op -> its opset builder, and the generic model assembly.
+
+Adding an op to both OpenVINO backends (``openvino`` compiles the opset model, ``openvino-ir`` writes the same
+op as an IR layer) is writing its builder (a module like avgpool.py) and adding one line to ``BUILDERS``; the
+op also needs its registry entry (conformance/ops/), which tests/backends/test_builder_tables.py checks.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+from conformance.backends.base import Support, Unsupported
+from conformance.backends.openvino import adaptive_avgpool, avgpool
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.suite.model import CaseInstance
+
+DOMAIN = "openvino"
+#: op -> builder (each builder maps the op's spec versions to the opset modules that create them).
+BUILDERS: dict[str, OpsetBuilder] = {
+    "AvgPool": avgpool.BUILDER,
+    "AdaptiveAvgPool": adaptive_avgpool.BUILDER,
+}
+
+
+def capabilities() -> list[str]:
+    """``AvgPool-1``, ``AvgPool-14``, ...: every (op, version) a builder creates."""
+    return [f"{op}-{v}" for op, builder in BUILDERS.items() for v in builder.opsets]
+
+
+def supports(case: CaseInstance) -> Support:
+    """Whether a builder can build this instance (op, version, dtype, layout); attributes are checked at build."""
+    builder = BUILDERS.get(case.op) if case.domain == DOMAIN else None
+    if builder is None:
+        return Support.no(f"no OpenVINO opset builder for {case.domain}::{case.op} (builders: {', '.join(BUILDERS)})")
+    if case.version not in builder.opsets:
+        known = sorted(builder.opsets)
+        return Support.no(f"{case.op}-{case.version} is not an OpenVINO opset version (known: {known})")
+    if case.dtype not in builder.dtypes:
+        return Support.no(f"{case.op} {builder.dtype_note}; {case.dtype} is not one of {sorted(builder.dtypes)}")
+    if case.layout is not None:
+        return Support.no(f"OpenVINO {case.op} is channels-first only; layout {case.layout} has no equivalent")
+    return Support.yes()
+
+
+def builder_for(case: CaseInstance) -> OpsetBuilder:
+    """The case's builder; ``Unsupported`` with ``supports``' reason when there is none."""
+    support = supports(case)
+    if not support:
+        raise Unsupported(support.reason)
+    return BUILDERS[case.op]
+
+
+def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
+    """Parameter -> op -> Result(s) as an ``openvino.Model``; the builder's constant inputs are Constants.
+
+    The node's output shape is whatever OpenVINO's shape inference makes of it: the case's claim is never used.
+    """
+    import openvino
+
+    builder = builder_for(case)
+    opset = importlib.import_module(builder.opsets[case.version])
+    data_type = getattr(openvino.Type, builder.dtypes[case.dtype])
+    param = openvino.opset1.parameter(list(case.input_shapes[0]), data_type, name=case.input_names[0])
+    constants = [openvino.opset1.constant(c) for c in builder.constants(case, inputs)]
+    node = builder.build(opset, [param, *constants], case)
+    built, expected = node.get_type_info().version_id, builder.opset_name(case.version)
+    if built != expected:  # the Python API silently building another version would invalidate the column
+        raise RuntimeError(f"openvino built {case.op} from {built}, not {expected}")
+    outputs = len(case.output_names) or 1
+    return openvino.Model([node.output(i) for i in range(outputs)], [param], case.id)
+
+
+def inferred_outputs(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str, list[int]]]:
+    """(element type, shape) of every output as OpenVINO's own shape inference gives them (static here)."""
+    model = build_model(case, inputs)
+    return [(out.get_element_type().get_type_name(), [int(d) for d in out.get_partial_shape().to_shape()])
+            for out in model.outputs]
+
+
+def element_type(dtype: str) -> str:
+    """The OpenVINO element type name of a harness dtype name (``float32`` -> ``f32``)."""
+    return ELEMENT_TYPES[dtype]

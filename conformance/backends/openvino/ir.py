@@ -1,0 +1,124 @@
+"""The IR v11 writer of openvino-domain cases: Parameter -> op -> Result(s), constant inputs as Consts.
+
+What is written:
+- spec examples (``case.spec_example``): the example's own ``<data>`` attributes verbatim, unknown ones included,
+  and its claimed output ``<dim>``s (a wrong claim is something the reader should notice);
+- other cases: the case attributes in IR spelling (lists "2,2", booleans "true"); a missing attribute stays
+  missing so the reader's default is what runs; output ``<dim>``s are the shape OpenVINO's shape inference gives.
+The layer's ``version`` is the opset its builder names for the case's version (builders.py), and its constant
+inputs (AdaptiveAvgPool's output_size) are what the builder declares; nothing here names an op.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.sax.saxutils import quoteattr
+
+import numpy as np
+
+from conformance import ops
+from conformance.backends.openvino import builders
+from conformance.backends.openvino.opset import ELEMENT_TYPES, PRECISIONS
+from conformance.suite.model import CaseInstance
+
+
+def ir_value(value: Any) -> str:
+    """A case attribute value in IR spelling: [2, 2] -> "2,2", True -> "true"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(ir_value(v) for v in value)
+    return str(value)
+
+
+def example_data_attributes(xml: str) -> dict[str, str]:
+    """The raw ``<data>`` attributes of a spec example's ``<layer>`` (strings, nothing dropped)."""
+    from defusedxml import ElementTree
+
+    cleaned = re.sub(r"\s\.\.\.(?=[\s>])", " ", xml).strip()  # spec examples elide parts of the tag
+    data = ElementTree.fromstring(cleaned).find("data")
+    return dict(data.attrib) if data is not None else {}
+
+
+def _dims(shape: list[int] | tuple[int, ...]) -> str:
+    return "".join(f"<dim>{int(d)}</dim>" for d in shape)
+
+
+def _port(port_id: int, precision: str, shape: list[int] | tuple[int, ...], names: str = "") -> str:
+    named = f" names={quoteattr(names)}" if names else ""
+    return f'<port id="{port_id}" precision="{precision}"{named}>{_dims(shape)}</port>'
+
+
+def _data(attributes: dict[str, str]) -> str:
+    return "<data " + " ".join(f"{k}={quoteattr(v)}" for k, v in attributes.items()) + "/>"
+
+
+def output_ports(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str, list[int]]]:
+    """(element type, dims) written on each output port: the example's claim, else OpenVINO's inference, else the
+    reference's shapes with the registry's output dtypes."""
+    count = len(case.output_names) or 1
+    entry = ops.find(case.domain, case.op)
+    types = [ELEMENT_TYPES[entry.output_dtype(i, case.dtype) if entry else case.dtype] for i in range(count)]
+    example = case.case.spec_example
+    if example is not None and example.output_dims:
+        return [(t, list(example.output_dims[min(i, len(example.output_dims) - 1)])) for i, t in enumerate(types)]
+    try:
+        return builders.inferred_outputs(case, inputs)
+    except Exception:  # noqa: BLE001 - a case the opset API refuses still gets an IR: the reader decides
+        import reference
+
+        values = {i: x for i, x in enumerate(inputs) if x.dtype.kind in "iu"}
+        try:
+            shapes = reference.output_shapes(case.domain, case.op, case.version, case.input_shapes,
+                                             case.attributes, values)
+            return [(t, list(shapes[min(i, len(shapes) - 1)])) for i, t in enumerate(types)]
+        except Exception:  # noqa: BLE001 - invalid case: dynamic dims, the reader must still reject it
+            return [(t, [-1] * len(case.input_shapes[0])) for t in types]
+
+
+def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
+    """The IR v11 XML text and its weights blob for one openvino-domain case instance."""
+    builder = builders.BUILDERS[case.op]
+    data_type = builder.dtypes[case.dtype]
+    precision = PRECISIONS[data_type]
+    in_shape = list(case.input_shapes[0])
+    example = case.case.spec_example
+    attributes = (example_data_attributes(example.xml) if example is not None
+                  else {k: ir_value(v) for k, v in case.attributes.items()})
+    layers = [
+        f'<layer id="0" name={quoteattr(case.input_names[0])} type="Parameter" version="opset1">'
+        f'<data shape="{ir_value(in_shape)}" element_type="{data_type}"/>'
+        f"<output>{_port(0, precision, in_shape, case.input_names[0])}</output></layer>"
+    ]
+    op_id = 1 + len(constants := builder.constants(case, inputs))
+    edges = [f'<edge from-layer="0" from-port="0" to-layer="{op_id}" to-port="0"/>']
+    op_inputs = _port(0, precision, in_shape)
+    weights = b""
+    for index, const in enumerate(constants, start=1):  # Consts backed by the weights blob, in input order
+        raw = np.ascontiguousarray(const).tobytes()
+        kind = ELEMENT_TYPES[const.dtype.name]
+        name = case.input_names[index] if index < len(case.input_names) else f"const{index}"
+        layers.append(
+            f'<layer id="{index}" name={quoteattr(name)} type="Const" '
+            f'version="opset1"><data element_type="{kind}" shape="{ir_value(list(const.shape))}" '
+            f'offset="{len(weights)}" size="{len(raw)}"/><output>{_port(0, PRECISIONS[kind], const.shape)}</output>'
+            "</layer>"
+        )
+        edges.append(f'<edge from-layer="{index}" from-port="0" to-layer="{op_id}" to-port="{index}"/>')
+        op_inputs += _port(index, PRECISIONS[kind], const.shape)
+        weights += raw
+    names = case.output_names or ["y"]
+    outs = output_ports(case, inputs)
+    first_out = op_id  # output port ids follow the input ports
+    op_outputs = "".join(_port(first_out + i, PRECISIONS[t], dims, names[i]) for i, (t, dims) in enumerate(outs))
+    layers.append(f'<layer id="{op_id}" name="pool" type="{case.op}" version="{builder.opset_name(case.version)}">'
+                  f"{_data(attributes)}<input>{op_inputs}</input><output>{op_outputs}</output></layer>")
+    for i, (t, dims) in enumerate(outs):
+        result = op_id + 1 + i
+        layers.append(f'<layer id="{result}" name={quoteattr(names[i] + "/sink_port_0")} type="Result" '
+                      f'version="opset1"><input>{_port(0, PRECISIONS[t], dims)}</input></layer>')
+        edges.append(f'<edge from-layer="{op_id}" from-port="{first_out + i}" to-layer="{result}" to-port="0"/>')
+    xml = ('<?xml version="1.0"?>\n<net name="conformance" version="11">\n<layers>\n' + "\n".join(layers)
+           + "\n</layers>\n<edges>\n" + "\n".join(edges) + "\n</edges>\n</net>\n")
+    return xml, weights

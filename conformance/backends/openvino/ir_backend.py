@@ -1,0 +1,62 @@
+"""The ``openvino-ir`` backend: openvino-domain cases written as IR v11 XML (ir.py) and read back with
+``Core.read_model``, so what OpenVINO's IR reader accepts or rejects is under test too (docs/backends.md).
+
+The ``openvino`` backend builds graphs through the Python opset API, which validates attributes before the IR
+reader ever sees them; here the layer goes through the reader exactly as a file on disk would. The output
+returned is what the compiled model produces, never the shape written in the XML.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.openvino import builders
+from conformance.backends.openvino.ir import build_ir
+from conformance.backends.openvino.runtime import run_compiled
+from conformance.suite.model import CaseInstance
+
+
+class OpenVinoIrBackend(Backend):
+    name = "openvino-ir"
+    description = "OpenVINO CPU plugin, openvino cases written as IR v11 XML and read with Core.read_model"
+    #: Run in a worker process under --isolation=auto: an AvgPool-16 layer without ``dilations`` makes
+    #: compile_model segfault (openvino 2026.4.1), which must cost one ``crash`` result, not the run.
+    isolate = True
+
+    def __init__(self, device: str | None = None):
+        import openvino
+
+        self.device = device or "CPU"
+        if device:
+            self.name = f"openvino-ir:{device}"
+        self._core = openvino.Core()
+        #: The last IR written (for ``conformance repro`` and debugging).
+        self.last_xml = ""
+
+    def version(self) -> str:
+        import openvino
+
+        return openvino.get_version()
+
+    def capabilities(self) -> dict[str, list[str]]:
+        return {"openvino": builders.capabilities(), "device": [self.device]}
+
+    def supports(self, case: CaseInstance) -> Support:
+        if case.domain != builders.DOMAIN:
+            return Support.no(f"openvino-ir writes OpenVINO IR; {case.domain} cases run on the openvino backend")
+        return builders.supports(case)
+
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        import openvino
+
+        xml, weights = build_ir(case, inputs)
+        self.last_xml = xml
+        blob = openvino.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()) if weights else openvino.Tensor(
+            openvino.Type.u8, [0])
+        model = self._core.read_model(xml, blob)
+        op = next(n for n in model.get_ordered_ops() if n.get_type_name() == case.op)
+        expected = builders.BUILDERS[case.op].opset_name(case.version)
+        if op.get_type_info().version_id != expected:
+            raise Unsupported(f"the IR reader built {case.op} from {op.get_type_info().version_id}, not {expected}")
+        return run_compiled(self._core.compile_model(model, self.device), inputs)

@@ -1,0 +1,74 @@
+"""The native backends' builder tables and the lowering table agree with the op registry (conformance.ops), and
+``supports()`` answers from them, naming the case's op."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import ops
+from conformance.backends import lowering
+from conformance.backends.onednn import builders as onednn_builders
+from conformance.backends.openvino import builders as openvino_builders
+from conformance.suite.model import Case, CaseInstance, TensorSpec
+
+
+def make_instance(domain: str, op: str, version: int = 1, dtype: str = "float32") -> CaseInstance:
+    case = Case(id="t", op=op, domain=domain, versions=(version,), source="edge", attributes={},
+                inputs=(TensorSpec("x", (1, 1, 4, 4), None),), outputs=(TensorSpec("y", None, None),), dtypes=(dtype,))
+    return CaseInstance(id=f"{domain}/{op}-{version}/t[{dtype}]", case=case, version=version, dtype=dtype,
+                        layout=None, attributes={}, inputs=(TensorSpec("x", (1, 1, 4, 4), dtype),),
+                        outputs=(TensorSpec("y", None, None),))
+
+
+def test_every_declared_lowering_is_implemented_and_every_implemented_one_declared():
+    declared = {(e.domain, e.op, target) for e in ops.entries() for target in e.lowers_to}
+    implemented = {(domain, op, entry.target) for (domain, op), entry in lowering.LOWERINGS.items()}
+    assert declared - implemented == set(), "registry entries whose lowers_to has no lowering in the table"
+    assert implemented - declared == set(), "lowerings whose op does not declare the target in lowers_to"
+
+
+def test_lowering_targets_are_registered_ops():
+    for entry in lowering.LOWERINGS.values():
+        domain, op = entry.target.split("/")
+        assert ops.find(domain, op) is not None, entry.target
+
+
+def test_openvino_builders_are_registry_ops_at_registry_versions():
+    for op, builder in openvino_builders.BUILDERS.items():
+        entry = ops.find(openvino_builders.DOMAIN, op)
+        assert entry is not None, f"openvino builder for {op} has no registry entry"
+        assert set(builder.opsets) <= set(entry.versions), (op, sorted(builder.opsets), entry.versions)
+        for version in builder.opsets:  # an OpenVINO op version is named after the opset that introduced it
+            assert builder.opset_name(version) == f"opset{version}", (op, version, builder.opsets[version])
+
+
+def test_onednn_builders_are_registry_ops_and_set_every_registry_attribute():
+    for op, spec in onednn_builders.BUILDERS.items():
+        entry = ops.find(onednn_builders.DOMAIN, op)
+        assert entry is not None, f"oneDNN builder for {op} has no registry entry"
+        assert spec.op == op
+        missing = entry.attribute_names() - set(spec.attributes)
+        assert not missing, f"oneDNN {op}: registry attributes the builder cannot set: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("domain", ["openvino", "onednn"])
+def test_native_supports_names_the_op_without_a_builder(domain):
+    if domain == "openvino":
+        pytest.importorskip("openvino")
+        from conformance.backends.openvino.backend import OpenVinoBackend
+
+        backend = OpenVinoBackend()
+    else:
+        from conformance.backends.onednn.backend import OneDnnBackend
+
+        backend = OneDnnBackend()
+    answer = backend.supports(make_instance(domain, "NoSuchPool"))
+    assert not answer and "no" in answer.reason and "builder" in answer.reason and "NoSuchPool" in answer.reason
+
+
+def test_onnx_backends_support_what_the_lowering_table_has():
+    assert lowering.supports(make_instance("openvino", "AvgPool"), "x")
+    assert lowering.supports(make_instance("ai.onnx", "MaxPool"), "x")
+    answer = lowering.supports(make_instance("openvino", "NoSuchPool"), "onnxruntime")
+    assert not answer and "no ONNX lowering for openvino::NoSuchPool" in answer.reason
+    assert "NoSuchPool" in lowering.lower(make_instance("onednn", "NoSuchPool"))
