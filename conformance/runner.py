@@ -11,7 +11,7 @@ import traceback
 import numpy as np
 
 import reference
-from conformance.backends.base import Backend, Crashed, TimedOut, Unsupported
+from conformance.backends.base import Backend, Crashed, TimedOut, Unsupported, optional
 from conformance.compare import outputs
 from conformance.oracle import Oracle, oracle_for
 from conformance.records import ResultRecord
@@ -57,7 +57,7 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         return
     try:
         actual = backend.run(instance, [x.copy() for x in oracle.inputs])
-        record.lowered = str(getattr(backend, "last_lowering", "") or "")
+        record.lowered = str(optional(backend, "last_lowering") or "")
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
         return
@@ -78,7 +78,7 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         record.reason = f"accepted invalid input (returned output shapes {shapes}); {instance.case.reason}".strip("; ")
         return
     outputs = list(actual) if isinstance(actual, list | tuple) else [actual]
-    _judge(record, oracle, expected, outputs, backend.name, getattr(backend, "tolerance_scale", 1.0))
+    _judge(record, oracle, expected, outputs, backend.name, optional(backend, "tolerance_scale"))
 
 
 def _judge(record: ResultRecord, oracle: Oracle, expected: list[np.ndarray], actual: list, backend: str,

@@ -24,9 +24,11 @@ import time
 import traceback
 from typing import Any
 
-from conformance.backends.base import Crashed, TimedOut, Unsupported
+from conformance.backends.base import Crashed, TimedOut, Unsupported, optional
 
 HEADER = struct.Struct(">Q")
+#: Backend attributes ``run()`` sets for the harness to read afterwards; the parent's proxy mirrors them.
+AFTER_RUN = ("last_lowering", "last_xml")
 
 # Bootstrap run with ``python -c``: give the worker exactly the parent's sys.path before importing anything of
 # ours, so the same ``module:Class`` specs (and editable or PYTHONPATH installs) resolve in both processes.
@@ -149,11 +151,11 @@ def _info(backend: Any) -> dict[str, Any]:
             return default if default is not None else f"unknown ({type(exc).__name__})"
 
     return {
-        "name": str(getattr(backend, "name", "unnamed")),
+        "name": str(optional(backend, "name")),
         "version": str(safe(backend.version, None)),
-        "capabilities": safe(getattr(backend, "capabilities", dict), {}),
-        "tolerance_scale": float(getattr(backend, "tolerance_scale", 1.0)),
-        "description": str(getattr(backend, "description", "")),
+        "capabilities": safe(optional(backend, "capabilities"), {}),
+        "tolerance_scale": float(optional(backend, "tolerance_scale")),
+        "description": str(optional(backend, "description")),
         "pid": os.getpid(),
     }
 
@@ -173,7 +175,9 @@ def serve(req_fd: int, resp_fd: int) -> None:
                 answer = backend.supports(message[1])
                 reply = ("ok", (bool(answer), str(getattr(answer, "reason", ""))))
             elif op == "run":
-                reply = ("ok", backend.run(message[1], message[2]))
+                outputs = backend.run(message[1], message[2])
+                # what run() leaves on the backend travels back with its outputs (the runner reads it there)
+                reply = ("ok", (outputs, {k: str(optional(backend, k) or "") for k in AFTER_RUN}))
             else:
                 raise ValueError(f"unknown request {op!r}")
         except Exception as exc:

@@ -12,7 +12,8 @@ or raises. The harness turns what it raises into a result status:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -53,6 +54,14 @@ class Support:
 
 @runtime_checkable
 class BackendProtocol(Protocol):
+    """What the harness requires of a backend: ``name``, ``version()``, ``supports()`` and ``run()``.
+
+    Everything else is optional and declared, with its default, on ``Backend``: ``tolerance_scale``,
+    ``description``, ``isolate``, ``last_lowering``, ``last_xml``, ``capabilities()`` and ``export()``. A plugin
+    may implement only this protocol; the harness reads the optional members through ``optional()``, which falls
+    back to ``Backend``'s defaults.
+    """
+
     name: str
 
     def version(self) -> str: ...
@@ -63,13 +72,25 @@ class BackendProtocol(Protocol):
 
 
 class Backend:
-    """Convenience base class; vendors may subclass it or implement the protocol from scratch."""
+    """Convenience base class; vendors may subclass it or implement the protocol from scratch.
+
+    Class attributes are the optional members' defaults: a subclass overrides what applies to it.
+    """
 
     name: str = "unnamed"
     #: Multiplies the derived tolerance for every case on this backend (1.0 = the arithmetic bound).
     tolerance_scale: float = 1.0
     #: Short description shown by ``conformance backends``.
     description: str = ""
+    #: True: the runtime can abort or hang the process (native code), so ``--isolation=auto`` runs the backend in
+    #: a worker process (docs/isolation.md).
+    isolate: bool = False
+    #: Set by ``run()`` when the case ran through a cross-spec lowering (lowering/): what was run instead, copied
+    #: into the record's ``lowered`` field. "" when the case ran natively.
+    last_lowering: str = ""
+    #: Set by ``run()`` of a backend that hands the runtime a model as text (openvino-ir: the IR XML); for
+    #: debugging and bug reports. "" otherwise.
+    last_xml: str = ""
 
     def version(self) -> str:
         return "unknown"
@@ -81,5 +102,37 @@ class Backend:
         raise NotImplementedError
 
     def capabilities(self) -> dict[str, list[str]]:
-        """What the backend can run, for ``conformance backends`` (e.g. {"ai.onnx": ["AveragePool-7+"]})."""
+        """What the backend can run, for ``conformance backends`` (e.g. {"ai.onnx": ["AveragePool", "MaxPool"]})."""
         return {}
+
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        """Write what reproduces ``run(case, inputs)`` without the harness into ``folder``; used by ``conformance
+        repro``.
+
+        Writes the model files the runtime is given and a runner script ``run_<backend>.py`` defining
+        ``run(inputs: list[np.ndarray]) -> list`` that uses only the runtime's own API and NumPy (an ImportError
+        from it means the runtime is not installed; NotImplementedError that the runtime does not implement the
+        case). Returns the ``model`` section of the reproduction's case.json: at least ``runner`` (the script's
+        file name) and ``files`` (everything written). Raises ``Unsupported`` when the backend cannot export.
+        """
+        raise Unsupported(f"{self.name} cannot export a reproduction (it does not implement Backend.export)")
+
+
+#: The members a backend may lack (``name`` too: a broken plugin still needs a label in crash records).
+OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "last_lowering", "last_xml", "capabilities",
+            "export")
+
+
+def optional(backend: object, member: str) -> Any:
+    """``backend.member``, or ``Backend``'s default when a protocol-only plugin lacks it.
+
+    Methods come back callable either way (``optional(b, "capabilities")()``): the default implementation is
+    bound to the plugin. Only the members in ``OPTIONAL`` are read this way, so a typo fails loudly.
+    """
+    if member not in OPTIONAL:
+        raise AttributeError(f"{member!r} is not an optional backend member (those are: {', '.join(OPTIONAL)})")
+    try:
+        return getattr(backend, member)
+    except AttributeError:
+        default = getattr(Backend, member)
+        return default.__get__(backend) if callable(default) else default

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends._worker import BOOT, HEADER, RemoteError, create_backend, describe_exit, rebuild
-from conformance.backends.base import Backend, Crashed, Support, TimedOut
+from conformance.backends.base import Backend, Crashed, Support, TimedOut, optional
 from conformance.suite.model import CaseInstance
 
 __all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", "rebuild", "shutdown_all",
@@ -52,7 +52,7 @@ def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float 
         raise ValueError(f"isolation mode must be one of {', '.join(MODES)}, not {mode!r}")
     if backend is None and mode != "process":
         backend = create_backend(spec)
-    if mode == "none" or (mode == "auto" and not getattr(backend, "isolate", False)):
+    if mode == "none" or (mode == "auto" and not optional(backend, "isolate")):
         return backend  # type: ignore[return-value]
     return IsolatedBackend(spec, timeout, local=backend)
 
@@ -227,7 +227,7 @@ class IsolatedBackend(Backend):
 
     def _static(self, key: str, default: Any) -> Any:
         if self._local is not None:
-            return getattr(self._local, key, default)
+            return optional(self._local, key)
         if self._info is None:
             try:
                 self._started()
@@ -257,7 +257,10 @@ class IsolatedBackend(Backend):
         return Support(bool(ok), str(reason))
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-        return self._call(("run", case, list(inputs)), self.timeout)
+        self.last_lowering = self.last_xml = ""  # a crash or timeout must not leave the previous case's
+        outputs, after = self._call(("run", case, list(inputs)), self.timeout)
+        self.last_lowering, self.last_xml = after.get("last_lowering", ""), after.get("last_xml", "")
+        return outputs
 
     # -- lifecycle --------------------------------------------------------------------------------------------
     def close(self) -> None:

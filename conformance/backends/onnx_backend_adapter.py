@@ -27,6 +27,9 @@ class OnnxBackendAdapter(Backend):
         top = importlib.import_module(self.module_name.split(".")[0])
         return str(getattr(top, "__version__", "unknown"))
 
+    def capabilities(self) -> dict[str, list[str]]:
+        return lowering.capabilities()
+
     def supports(self, case: CaseInstance) -> Support:
         # geometry a lowering cannot match is found when the case runs (run() raises Unsupported with why)
         return lowering.supports(case, self.name)

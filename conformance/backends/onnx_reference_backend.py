@@ -31,8 +31,7 @@ class OnnxReferenceBackend(Backend):
         return onnx.__version__
 
     def capabilities(self) -> dict[str, list[str]]:
-        return {"ai.onnx": ["AveragePool", "GlobalAveragePool"],
-                "lowered": ["openvino AvgPool-1/14/16", "openvino AdaptiveAvgPool-8 (divisible)", "onednn AvgPool"]}
+        return lowering.capabilities()
 
     def supports(self, case: CaseInstance) -> Support:
         # geometry a lowering cannot match is found when the case runs (run() raises Unsupported with why)

@@ -40,8 +40,7 @@ class OnnxRuntimeBackend(Backend):
         return onnxruntime.__version__
 
     def capabilities(self) -> dict[str, list[str]]:
-        return {"ai.onnx": ["AveragePool", "GlobalAveragePool"], "provider": [self.provider],
-                "lowered": ["openvino AvgPool-1/14/16", "openvino AdaptiveAvgPool-8 (divisible)", "onednn AvgPool"]}
+        return {**lowering.capabilities(), "provider": [self.provider]}
 
     def supports(self, case: CaseInstance) -> Support:
         # geometry a lowering cannot match is found when the case runs (run() raises Unsupported with why)

@@ -55,12 +55,13 @@ def list_main(argv: list[str]) -> int:
 def backends_main(argv: list[str]) -> int:
     argparse.ArgumentParser(prog="conformance backends", description="Installed backends.").parse_args(argv)
     from conformance.backends import registry
+    from conformance.backends.base import optional
 
     for entry in registry.available():
         if entry.error:
             print(f"{entry.name:<16} not installed   {entry.error.splitlines()[0][:100]}")
             continue
         backend = registry.create(entry.name)
-        caps = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in backend.capabilities().items())
+        caps = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in optional(backend, "capabilities")().items())
         print(f"{entry.name:<16} {backend.version():<28} {caps}")
     return 0

@@ -102,9 +102,10 @@ def _save(target: Path, file: str, array: np.ndarray, notes: list[str]) -> dict[
 def _scale(backend: str) -> float:
     """The backend's own tolerance scale, as the runner applies it; 1.0 when it cannot be created here."""
     from conformance.backends import registry
+    from conformance.backends.base import optional
 
     try:
-        return float(getattr(registry.create(backend), "tolerance_scale", 1.0))
+        return float(optional(registry.create(backend), "tolerance_scale"))
     except Exception:  # noqa: BLE001 - a missing runtime must not stop writing the files
         return 1.0
 

@@ -146,3 +146,20 @@ class InnerCrashBackend(CorrectBackend):
         from conformance.backends.base import Crashed
 
         raise Crashed("helper died: signal SIGBUS (-7)")
+
+
+class ProtocolOnlyBackend:
+    """A plugin implementing only BackendProtocol (no Backend base): the optional members take their defaults."""
+
+    name = "fake-protocol-only"
+
+    def version(self) -> str:
+        return "0"
+
+    def supports(self, case):
+        from conformance.backends.base import Support
+
+        return Support.yes()
+
+    def run(self, case, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        return list(reference.evaluate(case.domain, case.op, case.version, inputs, case.attributes).outputs)

@@ -8,7 +8,7 @@ import time
 import isolation_fakes as fakes
 import numpy as np
 import pytest
-from conftest import alive, make_instance, spec_of
+from isolation_helpers import alive, make_instance, spec_of
 
 from conformance import runner
 from conformance.backends import isolation
@@ -191,3 +191,25 @@ def test_a_crash_reported_by_the_backend_keeps_the_worker(isolated):
     second = runner.run_backend(make_instance("b"), backend)
     assert first.status == second.status == "crash" and first.reason == "helper died: signal SIGBUS (-7)"
     assert pid is not None and backend.pid == pid and alive(pid)
+
+
+def test_a_protocol_only_plugin_gets_the_optional_defaults_in_and_out_of_the_worker(isolated):
+    local = fakes.ProtocolOnlyBackend()
+    assert isolation.wrap(local, spec_of(fakes.ProtocolOnlyBackend), "auto", 5) is local  # no ``isolate``: in-process
+    assert runner.run_backend(make_instance(), local).status == "pass"
+    backend = isolated(fakes.ProtocolOnlyBackend)
+    record = runner.run_backend(make_instance(), backend)
+    assert record.status == "pass" and record.lowered == ""
+    assert backend.capabilities() == {} and backend.tolerance_scale == 1.0 and backend.description == ""
+
+
+def test_what_run_leaves_on_the_backend_comes_back_from_the_worker():
+    pytest.importorskip("onnx")
+    attributes = {"kernel": [2, 2], "strides": [2, 2], "pads_begin": [0, 0], "pads_end": [0, 0], "exclude-pad": True}
+    case = make_instance(attributes=attributes, domain="openvino", op="AvgPool", version=1)
+    with isolation.IsolatedBackend("onnx-reference", 60) as backend:
+        record = runner.run_backend(case, backend)
+        assert record.status == "pass", record.reason
+        assert record.lowered.startswith("openvino AvgPool-1 -> ai.onnx AveragePool")
+        assert backend.last_lowering == record.lowered
+        assert runner.run_backend(make_instance(), backend).lowered == ""  # reset by the next run

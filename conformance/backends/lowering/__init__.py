@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import onnx
 
+from conformance import ops
 from conformance.backends.base import Support, Unsupported
 from conformance.backends.lowering import pool
 from conformance.backends.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
@@ -41,9 +42,12 @@ LOWERINGS: dict[tuple[str, str], Lowering] = {
 }
 
 
-def capabilities() -> list[str]:
-    """``openvino AvgPool -> ai.onnx/AveragePool``, ...: what ONNX-only backends run through a lowering."""
-    return [f"{domain} {op} -> {lowering.target}" for (domain, op), lowering in LOWERINGS.items()]
+def capabilities() -> dict[str, list[str]]:
+    """What an ONNX backend runs, from the op registry: every ai.onnx op (the harness builds its model) and every
+    entry that declares ``lowers_to`` and has its lowering here (``openvino AvgPool-1/14/16 -> ai.onnx/...``)."""
+    lowered = [f"{e.domain} {e.op}-{'/'.join(map(str, e.versions))} -> {', '.join(e.lowers_to)}"
+               for e in ops.entries() if e.lowers_to and (e.domain, e.op) in LOWERINGS]
+    return {"ai.onnx": ops.names("ai.onnx"), "lowered": lowered}
 
 
 def supports(case: CaseInstance, backend: str) -> Support:
