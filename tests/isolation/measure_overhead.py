@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import isolation_fakes as fakes  # noqa: E402
-from conftest import make_instance  # noqa: E402
+from isolation_helpers import make_instance  # noqa: E402
 from test_onednn_isolated import avg_pool  # noqa: E402
 
 from conformance import runner  # noqa: E402

@@ -6,7 +6,7 @@ import json
 import textwrap
 
 import pytest
-from conftest import alive, make_instance
+from isolation_helpers import alive, make_instance
 
 from conformance import runner
 from conformance.backends import isolation

@@ -4,7 +4,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from conftest import rec
+from report_records import rec
 
 from conformance.records import write_records
 from conformance.report import build_reports

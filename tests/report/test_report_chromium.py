@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import XSS, realistic_records
+from report_records import XSS, realistic_records
 
 from conformance.records import write_records
 from conformance.report import build_reports

@@ -4,7 +4,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import XSS, rec
+from report_records import XSS, rec
 
 from conformance.records import write_records
 from conformance.report import build_reports, format_terminal_matrix, record_json

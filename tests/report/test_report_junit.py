@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import defusedxml.ElementTree as DET
-from conftest import XSS, rec
+from report_records import XSS, rec
 
 from conformance.report.junit import write_junit
 

@@ -4,7 +4,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from conftest import realistic_records, rec
+from report_records import realistic_records, rec
 
 from conformance.records import write_records
 from conformance.report.merge import merge_files, merge_records

@@ -3,9 +3,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from conftest import rec
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from report_records import rec
 
 from conformance.records import STATUSES
 from conformance.report import build_reports
