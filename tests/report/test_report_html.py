@@ -92,3 +92,18 @@ def test_packed_data_round_trips(records: list) -> None:
 def test_merged_file_matches_record_to_json(records: list) -> None:
     records[0].max_ulp = float("inf")
     assert [record_json(r) for r in records] == [r.to_json() for r in records]
+
+
+def test_every_output_of_a_record_is_embedded_with_a_pooled_heatmap(tmp_path: Path) -> None:
+    big = [[float(i + j) for j in range(300)] for i in range(130)]
+    outputs = [{"name": "Y", "error_model": "exact", "ok": True, "mismatches": 0, "elements": 8},
+               {"name": "Indices", "error_model": "index", "ok": False, "mismatches": 1, "elements": 8, "ties": 2,
+                "worst": [{"index": [0, 0, 0, 1], "expected": 4, "actual": 9, "abs_err": 5.0, "allowed": 0.0}],
+                "error_grid": big, "reason": "Indices: 1 of 8 indices differ"}]
+    r = rec("MaxPool", 12, "ties", "float32", "ort", "fail", outputs=outputs)
+    data = json.loads(json.dumps(compact(r)))
+    assert [o["name"] for o in data["outputs"]] == ["Y", "Indices"]
+    grid = data["outputs"][1]["error_grid"]
+    assert len(grid) <= GRID_LIMIT and grid[0][0] == 8.0
+    page = render_html([r])
+    assert "function output(o)" in page and "ties accepted" in page

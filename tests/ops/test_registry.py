@@ -1,0 +1,115 @@
+"""The op registry: every entry consistent with its reference, versioned attributes and outputs, and a harness
+core that names no operator (ops are data)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import reference
+from conformance import ops
+from conformance.coverage import dimensions
+from conformance.fuzz.strategies import MUTATIONS, profile
+
+ROOT = Path(__file__).resolve().parents[2]
+OP_NAMES = re.compile(r"AveragePool|AvgPool|MaxPool|LpPool|avg_pool|max_pool|lp_pool|adaptive")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def op_names_in_code(path: Path) -> set[str]:
+    """Op names in string constants (not docstrings, not help texts giving an "e.g."), names and attributes."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            if OP_NAMES.search(node.value) and "e.g." not in node.value:
+                found.add(node.value[:40])
+        elif isinstance(node, ast.Name) and OP_NAMES.search(node.id):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute) and OP_NAMES.search(node.attr):
+            found.add(node.attr)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef) and OP_NAMES.search(node.name):
+            found.add(node.name)
+    return found
+
+
+def test_the_core_names_no_operator():
+    core = [p for p in sorted((ROOT / "conformance").rglob("*.py"))
+            if not p.relative_to(ROOT).as_posix().startswith(("conformance/ops/", "conformance/backends/"))]
+    assert len(core) > 40
+    hits = {p.relative_to(ROOT).as_posix(): sorted(op_names_in_code(p)) for p in core}
+    assert {k: v for k, v in hits.items() if v} == {}
+
+
+def test_the_check_finds_an_op_name(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""AveragePool in a docstring is fine."""\nOPS = ("MaxPool",)\ndef run_avg_pool(): pass\n')
+    assert op_names_in_code(sample) == {"MaxPool", "run_avg_pool"}
+
+
+def test_every_entry_matches_its_reference():
+    known = {(d, o): set() for d, o, _ in reference.known_ops()}
+    for d, o, v in reference.known_ops():
+        known[(d, o)].add(v)
+    assert {e.key: set(e.versions) for e in ops.entries()} == known
+
+
+def test_registry_lookup_and_domain_alias():
+    assert ops.entry("", "MaxPool") is ops.entry("ai.onnx", "MaxPool")
+    assert ops.find("ai.onnx", "NoSuchPool") is None
+    with pytest.raises(ops.UnknownOp, match="NoSuchPool"):
+        ops.entry("ai.onnx", "NoSuchPool")
+
+
+def test_attributes_and_outputs_are_versioned():
+    maxpool = ops.entry("ai.onnx", "MaxPool")
+    assert "storage_order" not in maxpool.attribute_names(1)
+    assert {"storage_order"} <= maxpool.attribute_names(8) and "ceil_mode" not in maxpool.attribute_names(9)
+    assert {"ceil_mode", "dilations"} <= maxpool.attribute_names(12)  # opset 12 resolves to since-version 12
+    assert [p.name for p in maxpool.outputs_at(7)] == ["Y"]
+    assert [(p.name, p.dtype, p.error_model) for p in maxpool.outputs_at(8)] == [
+        ("Y", None, "exact"), ("Indices", "int64", "index")]
+    avgpool = ops.entry("openvino", "AvgPool")
+    rounding = {v: [a.values for a in avgpool.attributes_at(v) if a.name == "rounding_type"] for v in (1, 14, 16)}
+    assert rounding == {1: [("floor", "ceil")], 14: [("floor", "ceil", "ceil_torch")],
+                        16: [("floor", "ceil", "ceil_torch")]}
+    with pytest.raises(LookupError):
+        maxpool.resolve(0)
+
+
+@pytest.mark.parametrize(("domain", "op", "version"), ops.spec_versions())
+def test_every_spec_version_has_coverage_and_a_fuzz_profile(domain, op, version):
+    names = [d.name for d in dimensions(domain, op, version)]
+    assert names[:2] == ["rank", "dtype"]
+    entry = ops.entry(domain, op)
+    if entry.fuzz is not None:
+        prof = profile(domain, op, version)
+        assert set(prof.mutations) <= set(MUTATIONS)
+        assert prof.dtypes == tuple(reference.supported_dtypes(domain, op, version))
+
+
+def test_error_models_are_known_and_index_outputs_point_at_values():
+    for entry in ops.entries():
+        for i, port in enumerate(entry.outputs):
+            assert port.error_model in ops.ERROR_MODELS, (entry.key, port)
+            if port.error_model == "index":
+                assert port.of_values < i and entry.outputs[port.of_values].error_model != "index"
+
+
+def test_ir_layers_resolve_to_their_entry():
+    for entry in ops.entries():
+        if entry.ir_layer:
+            assert ops.by_ir_layer(entry.ir_layer) is entry
