@@ -32,13 +32,12 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ._entry import require_output
-from ._errors import SpecViolation, check_rank, check_unknown_attributes, enum_attr, flag_attr, int_list
-from ._windows import Axis, make_axes, max_window_elements
+from ._errors import SpecViolation, flag_attr
+from ._onnx_windows import onnx_axes
+from ._windows import Axis, max_window_elements
 
 OP = "MaxPool"
 VERSIONS = (1, 8, 10, 11, 12, 22)
-AUTO_PAD = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
 _DTYPES = {
     "float16": np.dtype(np.float16),
     "float32": np.dtype(np.float32),
@@ -69,26 +68,8 @@ def _allowed_attributes(since: int) -> list[str]:
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], int]:
     """(per-axis windows, storage_order) or SpecViolation."""
-    op = f"{OP}-{since}"
-    check_unknown_attributes(attributes, _allowed_attributes(since), op)
-    check_rank(shape, 3, None)
-    if "kernel_shape" not in attributes:
-        raise SpecViolation(f"{op}: kernel_shape is required")
-    n = len(shape) - 2
-    kernel = int_list(attributes["kernel_shape"], "kernel_shape", n, 1)
-    # strides: v1-v10 state no default, 11+ "defaults to 1"; dilations (10) likewise - 1 for all.
-    strides = int_list(attributes.get("strides", [1] * n), "strides", n, 1)
-    dilations = int_list(attributes.get("dilations", [1] * n), "dilations", n, 1)
-    auto_pad = enum_attr(attributes.get("auto_pad", "NOTSET"), "auto_pad", AUTO_PAD)
-    if "pads" in attributes and auto_pad != "NOTSET":
-        raise SpecViolation(f"{op}: pads cannot be used simultaneously with auto_pad={auto_pad}")
-    # pads "can take any value greater than or equal to 0": pads >= kernel are allowed (windows in padding).
-    pads = int_list(attributes.get("pads", [0] * (2 * n)), "pads", 2 * n, 0)
+    axes = onnx_axes(f"{OP}-{since}", since, shape, attributes, _allowed_attributes(since))
     storage_order = flag_attr(attributes.get("storage_order", 0), "storage_order")
-    ceil = flag_attr(attributes.get("ceil_mode", 0), "ceil_mode")
-    mode = "explicit" if auto_pad == "NOTSET" else auto_pad.lower()
-    axes = make_axes(shape[2:], kernel, strides, dilations, pads[:n], pads[n:], mode, ceil, torch_ceil=since >= 22)
-    require_output(op, axes)
     return axes, int(storage_order)
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import reference
-from reference import onnx_maxpool
+from reference import _onnx_windows, onnx_maxpool
 
 SETTINGS = settings(
     derandomize=True, max_examples=200, deadline=None, database=None,
@@ -436,14 +436,14 @@ def test_mutation_storage_order_ignored(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_mutation_ceil_rule_of_22_at_12(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = onnx_maxpool.make_axes
-    monkeypatch.setattr(onnx_maxpool, "make_axes", lambda *a, **k: orig(*a, **{**k, "torch_ceil": True}))
+    orig = _onnx_windows.make_axes
+    monkeypatch.setattr(_onnx_windows, "make_axes", lambda *a, **k: orig(*a, **{**k, "torch_ceil": True}))
     assert _caught()
 
 
 def test_mutation_ceil_rule_of_22_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = onnx_maxpool.make_axes
-    monkeypatch.setattr(onnx_maxpool, "make_axes", lambda *a, **k: orig(*a, **{**k, "torch_ceil": False}))
+    orig = _onnx_windows.make_axes
+    monkeypatch.setattr(_onnx_windows, "make_axes", lambda *a, **k: orig(*a, **{**k, "torch_ceil": False}))
     assert _caught()
 
 
