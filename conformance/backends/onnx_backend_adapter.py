@@ -1,15 +1,20 @@
 """``--backend=onnx-backend:MODULE``: any module implementing ``onnx.backend.base.Backend`` (prepare/run) runs
-the ONNX model the harness builds, so existing ONNX backends plug in without code."""
+the ONNX model the harness builds, so existing ONNX backends plug in without code. The call itself is
+runners/run_onnx_backend.py, which an exported reproduction runs too."""
 
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from conformance.backends import lowering
 from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.export import export_onnx
 from conformance.backends.lowering import feed_inputs, onnx_model_for
+from conformance.backends.runners.run_onnx_backend import run_prepared
 from conformance.suite.model import CaseInstance
 
 
@@ -21,7 +26,6 @@ class OnnxBackendAdapter(Backend):
         self.module = importlib.import_module(module)
         self.name = f"onnx-backend:{module}"
         self.description = f"onnx.backend.base.Backend implemented by {module}"
-        self.last_lowering = ""
 
     def version(self) -> str:
         top = importlib.import_module(self.module_name.split(".")[0])
@@ -37,8 +41,12 @@ class OnnxBackendAdapter(Backend):
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
         self.last_lowering = ""
         model, feeds, self.last_lowering = onnx_model_for(case)
-        supports_model = getattr(self.module, "supports_device", None)
-        if supports_model is not None and not supports_model("CPU"):
-            raise Unsupported(f"{self.module_name} does not support the CPU device")
-        prepared = self.module.prepare(model, device="CPU")
-        return [np.asarray(out) for out in prepared.run(feed_inputs(inputs, feeds))]
+        try:
+            return run_prepared(self.module, model, feed_inputs(inputs, feeds))
+        except NotImplementedError as exc:
+            raise Unsupported(str(exc)) from None
+
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        """model.onnx and a runner importing the same module: the reproduction needs it installed (else the
+        script exits 2, "cannot run here")."""
+        return export_onnx(case, folder, "run_onnx_backend", {"module": self.module_name})

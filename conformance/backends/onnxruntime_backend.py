@@ -1,23 +1,25 @@
 """onnxruntime: runs ``ai.onnx`` cases as checked single-node models on one execution provider (CPU default);
-OpenVINO and oneDNN cases through an exact ONNX lowering where one exists (lowering.py, ``last_lowering``)."""
+OpenVINO and oneDNN cases through an exact ONNX lowering where one exists (lowering/, ``last_lowering``).
+Sessions are made and run by runners/run_onnxruntime.py, the same file an exported reproduction runs."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from conformance.backends import lowering
 from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.export import export_onnx
 from conformance.backends.lowering import feed_inputs, onnx_model_for
+from conformance.backends.runners.run_onnxruntime import create_session, run_session
 from conformance.suite.model import CaseInstance
 
 #: Sessions kept per backend instance: cases that differ only in their values (dtype, attributes and shapes
 #: equal, e.g. several seeds or literal examples of one geometry) build the same model and share one session.
 SESSION_CACHE_SIZE = 16
-
-# onnxruntime reports a missing kernel (op/version/type) with these; that is "unsupported", not an error.
-_UNSUPPORTED_MARKERS = ("NOT_IMPLEMENTED", "Could not find an implementation", "is not a registered function/op")
 
 
 class OnnxRuntimeBackend(Backend):
@@ -28,8 +30,6 @@ class OnnxRuntimeBackend(Backend):
         import onnxruntime  # noqa: F401  (fail at construction when missing: the backend is not installed)
 
         self.provider = provider or "CPUExecutionProvider"
-        #: Description of the lowering used by the last ``run`` ("" for a native ai.onnx model).
-        self.last_lowering = ""
         self._sessions: OrderedDict[bytes, object] = OrderedDict()
         if provider:
             self.name = f"onnxruntime:{provider}"
@@ -47,16 +47,17 @@ class OnnxRuntimeBackend(Backend):
         return lowering.supports(case, self.name)
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-        import onnxruntime as ort
-
         self.last_lowering = ""
         model, feeds, self.last_lowering = onnx_model_for(case)
-        session = self._session(ort, model)
-        names = [i.name for i in model.graph.input]
-        return list(session.run(None, dict(zip(names, feed_inputs(inputs, feeds)))))
+        return run_session(self._session(model), feed_inputs(inputs, feeds))
 
-    def _session(self, ort, model):
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        return export_onnx(case, folder, "run_onnxruntime", {"provider": self.provider})
+
+    def _session(self, model):
         """A session for ``model``, shared with earlier cases whose model differs only in the graph's name."""
+        import onnxruntime as ort
+
         # the graph's name carries the case id: without it, the bytes are both the key and the session's model
         # (one serialization; onnxruntime's messages name nodes and ops, not the graph)
         name = model.graph.name
@@ -67,16 +68,10 @@ class OnnxRuntimeBackend(Backend):
         if session is not None:
             self._sessions.move_to_end(key)
             return session
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # deterministic and fair under pytest-xdist
-        options.log_severity_level = 3
         try:
-            session = ort.InferenceSession(key, options, providers=[self.provider])
-        except Exception as exc:  # onnxruntime raises its own exception types per status
-            message = str(exc)
-            if any(marker in message for marker in _UNSUPPORTED_MARKERS):
-                raise Unsupported(message.strip().splitlines()[0][:500]) from None
-            raise
+            session = create_session(ort, key, self.provider)
+        except NotImplementedError as exc:
+            raise Unsupported(str(exc)) from None
         self._sessions[key] = session
         while len(self._sessions) > SESSION_CACHE_SIZE:
             self._sessions.popitem(last=False)

@@ -1,5 +1,10 @@
-"""Write one reproduction folder: model files, inputs, the reference's expected outputs, the per-element bound
-the harness compares with, ``case.json``, ``README.md`` and the standalone ``repro.py``."""
+"""Write one reproduction folder: what the backend's own ``export`` writes (model files and a runner script), the
+inputs, the reference's expected outputs with exactly what the harness judges them by (per output: the
+per-element bound, or for index outputs the window taps that make a tie), ``case.json``, ``README.md`` and the
+generic ``repro.py`` (standalone.py, copied verbatim), which imports the exported runner and compares.
+
+Nothing here knows a runtime: the backend decides what reproduces its run (``Backend.export``).
+"""
 
 from __future__ import annotations
 
@@ -11,12 +16,13 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from conformance.backends.base import Unsupported
-from conformance.compare.tolerance import policy_for
-from conformance.oracle import oracle_for
+from conformance.backends.base import Backend, Unsupported, optional
+from conformance.backends.export import harness_imports
+from conformance.compare import outputs as judged_outputs
+from conformance.oracle import Oracle, oracle_for
 from conformance.records import ResultRecord, item_id
-from conformance.repro.models import harness_imports, write_model
 from conformance.repro.paths import safe_name, target_dir
+from conformance.repro.readme import readme
 from conformance.suite.dtypes import dtype_name
 from conformance.suite.model import CaseInstance
 
@@ -26,43 +32,39 @@ BF16_NOTE = ("bfloat16 arrays are stored as uint16 bit patterns (NumPy has no bf
 
 
 class ReproError(Exception):
-    """Nothing sensible can be written (the backend cannot run the case, no oracle, unsafe path)."""
+    """Nothing sensible can be written (the backend cannot run or export the case, no oracle, unsafe path)."""
 
 
 def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: ResultRecord | None = None) -> Path:
-    """Write the folder for ``instance`` on ``backend`` under ``out_dir``; returns the folder."""
+    """Write the folder for ``instance`` on ``backend`` under ``out_dir``; returns the folder.
+
+    Refused (``ReproError``, nothing written) when there is nothing to compare with, when the backend cannot be
+    created here, when its ``supports()`` says no on this machine (its reason is the message: a folder whose
+    script would abort or be refused helps nobody), or when it cannot export the case.
+    """
     target = target_dir(out_dir, item_id(instance.id, backend))
     oracle = oracle_for(instance)
     expected = oracle.expected()
     if expected is None and not instance.expect_error:
         raise ReproError(f"{instance.id}: no expected outputs to compare with: "
                          f"{oracle.rejection or oracle.unknown or 'the reference gave none'}")
+    runtime = _create(backend)
+    support = runtime.supports(instance)
+    if not support:
+        raise ReproError(f"{backend} does not run {instance.id} here: {support.reason}")
     if target.exists():  # a stale folder would mix old arrays with new ones
         shutil.rmtree(target)
     target.mkdir(parents=True)
     try:
-        model = write_model(instance, backend, oracle.inputs, target)
-    except Unsupported as exc:
+        model = _export(runtime, backend, instance, oracle.inputs, target)
+    except BaseException:
         shutil.rmtree(target)
-        raise ReproError(f"{backend} does not run {instance.id}: {exc}") from None
+        raise
     notes: list[str] = []
     inputs = [_save(target, f"input_{i}_{safe_name(name, 40)}.npy", array, notes) | {"name": name}
               for i, (name, array) in enumerate(zip(instance.input_names, oracle.inputs))]
-    policy = policy_for(instance.dtype, oracle.window(), instance.case.tolerance, backend, _scale(backend))
-    outputs = []
-    if expected is not None:
-        magnitude = oracle.magnitude() or [None] * len(expected)
-        masks = oracle.unspecified or [None] * len(expected)
-        names = instance.output_names or [f"output{i}" for i in range(len(expected))]
-        for i, (name, exp, mag, mask) in enumerate(zip(names, expected, magnitude, masks)):
-            stem = f"{i}_{safe_name(name, 40)}"
-            entry = _save(target, f"expected_{stem}.npy", exp, notes) | {"name": name}
-            entry["bound"] = f"bound_{stem}.npy"
-            np.save(target / entry["bound"], policy.bound(exp, mag), allow_pickle=False)
-            if mask is not None and np.any(mask):
-                entry["unspecified"] = f"unspecified_{stem}.npy"
-                np.save(target / entry["unspecified"], np.asarray(mask, dtype=bool), allow_pickle=False)
-            outputs.append(entry)
+    outputs, tolerance = _expected(target, oracle, expected, backend, float(optional(runtime, "tolerance_scale")),
+                                   notes)
     case = {
         "id": instance.id, "item_id": item_id(instance.id, backend), "backend": backend, "op": instance.op,
         "domain": instance.domain, "version": instance.version, "dtype": instance.dtype, "layout": instance.layout,
@@ -70,22 +72,87 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
         "case_file": f"{instance.case.file}:{instance.case.line}" if instance.case.line else instance.case.file,
         "mode": "expect-error" if instance.expect_error else "compare",
         "expect_error_reason": instance.case.reason if instance.expect_error else "",
-        "tolerance": policy.describe() if expected is not None else "",
-        "tolerance_overrides": instance.case.tolerance,
+        "tolerance": tolerance, "tolerance_overrides": instance.case.tolerance,
         "bound_note": "bound_*.npy holds the allowed |actual - expected| per element (float64), exactly what "
-                      "the harness compared with; non-finite expected values must match exactly",
+                      "the harness compared with; non-finite expected values must match exactly. Index outputs "
+                      "have no bound: an index differing from the expected one passes only where it is one of its "
+                      "window's taps (taps_*.npy) holding the window's value (a tie)",
         "expected_from": "the NumPy reference (reference/)" if oracle.outputs is not None
                          else "the case file's literal outputs",
         "model": model, "inputs": inputs, "outputs": outputs, "notes": sorted(set(notes)),
         "record": _record_summary(record),
     }
     (target / "case.json").write_text(json.dumps(case, indent=2, default=str) + "\n", encoding="utf-8")
-    script = SCRIPT.read_text(encoding="utf-8")
-    if harness_imports(script):  # the guarantee the folder rests on; cheap to keep checking
-        raise ReproError(f"{SCRIPT} imports the harness: {harness_imports(script)}")
-    (target / "repro.py").write_text(script, encoding="utf-8")
-    (target / "README.md").write_text(_readme(case), encoding="utf-8")
+    shutil.copyfile(SCRIPT, target / "repro.py")
+    (target / "README.md").write_text(readme(case), encoding="utf-8")
+    leftover = {str(p.relative_to(target)): harness_imports(p.read_text(encoding="utf-8"))
+                for p in sorted(target.rglob("*.py"))}
+    leftover = {k: v for k, v in leftover.items() if v}
+    if leftover:  # the guarantee the folder rests on; cheap to keep checking
+        shutil.rmtree(target)
+        raise ReproError(f"the reproduction would import the harness: {leftover}")
     return target
+
+
+def _create(backend: str) -> Backend:
+    from conformance.backends import registry
+
+    try:
+        return registry.create(backend)
+    except Exception as exc:  # noqa: BLE001 - a missing runtime or an unknown name: say which, write nothing
+        raise ReproError(f"cannot create backend {backend!r} here: {type(exc).__name__}: {exc}") from None
+
+
+def _export(runtime: Backend, backend: str, instance: CaseInstance, inputs: list[np.ndarray],
+            target: Path) -> dict[str, Any]:
+    try:
+        model = optional(runtime, "export")(instance, [x.copy() for x in inputs], target)
+    except Unsupported as exc:
+        raise ReproError(f"{backend} does not run {instance.id} standalone: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - e.g. the runtime rejects the model while it is being built
+        raise ReproError(f"{backend} could not export {instance.id} (nothing to run: building its model failed, "
+                         f"which is the backend's answer to this case): {type(exc).__name__}: {exc}") from None
+    runner = model.get("runner") if isinstance(model, dict) else None
+    if not runner or not (target / runner).is_file():
+        raise ReproError(f"{backend}.export() wrote no runner script (its answer must name one: {model!r})")
+    return model
+
+
+def _expected(target: Path, oracle: Oracle, expected: list[np.ndarray] | None, backend: str, scale: float,
+              notes: list[str]) -> tuple[list[dict[str, Any]], str]:
+    """The expected outputs and, per output, what the harness judges it by; returns (entries, tolerance text)."""
+    if expected is None:
+        return [], ""
+    ports = judged_outputs.ports_of(oracle, len(expected))
+    rules = judged_outputs.policies(oracle, ports, backend, scale)
+    magnitude = (oracle.magnitude() if any(r is not None and not r.overridden for r in rules) else None)
+    magnitude = magnitude or [None] * len(expected)
+    masks = oracle.unspecified or [None] * len(expected)
+    names = oracle.instance.output_names or [f"output{i}" for i in range(len(expected))]
+    taps = None
+    entries = []
+    for i, (name, exp, port, rule) in enumerate(zip(names, expected, ports, rules)):
+        stem = f"{i}_{safe_name(name, 40)}"
+        entry = _save(target, f"expected_{stem}.npy", exp, notes) | {"name": name, "error_model": port.error_model}
+        if rule is None:  # index output: ties with the window's value are accepted, as compare/indices.py does
+            taps = taps if taps is not None else oracle.taps()
+            entry["values_output"] = port.of_values
+            if taps is not None:
+                entry["taps"] = f"taps_{stem}.npy"
+                np.save(target / entry["taps"], np.asarray(taps[0], dtype=np.int64), allow_pickle=False)
+                entry["tap_values"] = _save(target, f"tap_values_{stem}.npy", taps[1], notes)
+        else:
+            entry["bound"] = f"bound_{stem}.npy"
+            np.save(target / entry["bound"], rule.bound(exp, magnitude[i] if i < len(magnitude) else None),
+                    allow_pickle=False)
+        mask = masks[i] if i < len(masks) else None
+        if mask is not None and np.any(mask):
+            entry["unspecified"] = f"unspecified_{stem}.npy"
+            np.save(target / entry["unspecified"], np.asarray(mask, dtype=bool), allow_pickle=False)
+        entries.append(entry)
+    texts = [r.describe() if r else "index: equal, or another tap holding the window's value" for r in rules]
+    tolerance = texts[0] if len(set(texts)) == 1 else "; ".join(f"{p.name}: {t}" for p, t in zip(ports, texts))
+    return entries, tolerance
 
 
 def _save(target: Path, file: str, array: np.ndarray, notes: list[str]) -> dict[str, Any]:
@@ -99,52 +166,9 @@ def _save(target: Path, file: str, array: np.ndarray, notes: list[str]) -> dict[
     return entry
 
 
-def _scale(backend: str) -> float:
-    """The backend's own tolerance scale, as the runner applies it; 1.0 when it cannot be created here."""
-    from conformance.backends import registry
-    from conformance.backends.base import optional
-
-    try:
-        return float(optional(registry.create(backend), "tolerance_scale"))
-    except Exception:  # noqa: BLE001 - a missing runtime must not stop writing the files
-        return 1.0
-
-
 def _record_summary(record: ResultRecord | None) -> dict[str, Any] | None:
     if record is None:
         return None
     keys = ("status", "reason", "backend_version", "max_abs_err", "max_rel_err", "max_ulp", "mismatches",
             "elements", "tolerance", "worst", "expected_shape", "actual_shape", "lowered")
     return {k: getattr(record, k) for k in keys}
-
-
-def _readme(case: dict[str, Any]) -> str:
-    lines = [
-        f"# Reproduction of `{case['item_id']}`", "",
-        f"{case['domain']} {case['op']}-{case['version']}, dtype {case['dtype']}, backend `{case['backend']}`.",
-        f"Attributes: `{json.dumps(case['attributes'], default=str)}`", "",
-        "Run it with only NumPy and the backend's runtime installed (the harness is not needed):", "",
-        "    python repro.py            # exit 1: divergence reproduced, 0: backend agrees, 2: cannot run", "",
-    ]
-    if case["mode"] == "expect-error":
-        lines += ["This is a negative case: the backend must reject it. " + case["expect_error_reason"], ""]
-    else:
-        lines += [f"Expected outputs come from {case['expected_from']}; `bound_*.npy` is the allowed error per "
-                  f"element ({case['tolerance']}).", ""]
-    record = case["record"]
-    if record:
-        lines += ["## Recorded result", "", f"- status: **{record['status']}** "
-                  f"({case['backend']} {record['backend_version']})"]
-        if record["reason"]:
-            lines.append(f"- reason: {record['reason'].splitlines()[0][:2000]}")
-        if record["max_abs_err"] is not None:
-            lines.append(f"- max |err| {record['max_abs_err']}, {record['mismatches']} of {record['elements']} "
-                         "elements outside tolerance")
-        lines.append("")
-    lines += ["## Files", ""] + [f"- `{i['file']}`: input `{i['name']}` {i['dtype']}{i['shape']}"
-                                 for i in case["inputs"]]
-    lines += [f"- `{o['file']}`, `{o['bound']}`: expected `{o['name']}` and its bound" for o in case["outputs"]]
-    lines += [f"- model: `{case['model'].get('file') or case['model'].get('folder')}` ({case['model']['format']})",
-              "- `case.json`: everything above, machine-readable", ""]
-    lines += [f"Note: {n}" for n in case["notes"]]
-    return "\n".join(lines) + "\n"

@@ -88,4 +88,16 @@ cases:
     inputs:
       x: {shape: [1, 2, 5, 5], random: {seed: 4, distribution: normal}}
 """)
+    (folder / "onnx.yaml").write_text("""\
+op: AveragePool
+domain: ai.onnx
+version: 22
+cases:
+  - id: k2
+    source: edge
+    dtypes: [float32]
+    attributes: {kernel_shape: [2, 2], strides: [2, 2]}
+    inputs:
+      x: {shape: [1, 2, 4, 4], random: {seed: 5, distribution: normal}}
+""")
     return folder

@@ -10,16 +10,18 @@ import numpy as np
 import pytest
 
 from conformance.records import item_id, split_item_id
-from conformance.repro.models import harness_imports
+from conformance.repro import harness_imports
 from conformance.repro.paths import safe_name
 
-ROUTES = [  # (instance id, backend, runtime module needed, model file written)
+ROUTES = [  # (instance id, backend, runtime module needed, model file written by the backend's export)
     ("openvino/AvgPool-14/k2s2[float32]", "openvino", "openvino", "model.xml"),
     ("openvino/AvgPool-14/k2s2[bfloat16]", "openvino", "openvino", "model.xml"),
     ("openvino/AvgPool-14/k2s2[float32]", "openvino-ir", "openvino", "model.xml"),
     ("openvino/AvgPool-14/k2s2[bfloat16]", "openvino-ir", "openvino", "model.xml"),
     ("openvino/AvgPool-14/k2s2[float32]", "onnxruntime", "onnxruntime", "model.onnx"),  # exact lowering
     ("openvino/AvgPool-14/k2s2[float32]", "onnx-reference", "onnx", "model.onnx"),
+    ("openvino/AvgPool-14/k2s2[float32]", "onnx-backend:onnxruntime.backend", "onnxruntime", "model.onnx"),
+    ("ai.onnx/AveragePool-22/k2[float32]", "openvino", "openvino", "model.onnx"),  # the ONNX frontend
     ("onednn/AvgPool-1/k3s1[float32]", "onednn", "numpy", "onednn_binding"),
     ("onednn/AvgPool-1/k3s1[bfloat16]", "onednn", "ml_dtypes", "onednn_binding"),
 ]
@@ -37,20 +39,30 @@ def _onednn_available() -> bool:
 
 @pytest.mark.parametrize(("instance_id", "backend", "runtime", "model_file"), ROUTES,
                          ids=[f"{r[1]}-{r[0]}" for r in ROUTES])
-def test_route_runs_isolated(tmp_path, scratch_cases, cli, run_script, instance_id, backend, runtime, model_file):
+def test_route_runs_isolated(tmp_path, scratch_cases, cli, run_script, capsys, instance_id, backend, runtime,
+                            model_file):
     if importlib.util.find_spec(runtime) is None or backend == "onednn" and not _onednn_available():
         pytest.skip(f"{backend} runtime not installed")
     if backend == "onednn":
         from conformance.backends.onednn import _lib
 
-        if _lib.dtype_unsupported(split_item_id(instance_id)[0].rsplit("[", 1)[1].rstrip("]")):
-            pytest.skip("this CPU lacks the ISA oneDNN needs for the dtype (the library would abort)")
+        reason = _lib.dtype_unsupported(split_item_id(instance_id)[0].rsplit("[", 1)[1].rstrip("]"))
+        if reason:  # this CPU lacks the ISA oneDNN needs (the library would abort): refused, nothing written
+            capsys.readouterr()
+            out = tmp_path / "o"
+            assert cli(instance_id, "--backend", backend, "--cases", str(scratch_cases), "-o", str(out)) == 2
+            err = capsys.readouterr().err
+            assert "does not run" in err and reason in err
+            assert not out.exists() or list(out.iterdir()) == []
+            return
     assert cli(instance_id, "--backend", backend, "--cases", str(scratch_cases), "-o", str(tmp_path / "o")) == 0
     folder = tmp_path / "o" / safe_name(item_id(instance_id, backend))
     assert (folder / model_file).exists()
-    for source in [folder / "repro.py", *sorted((folder / "onednn_binding").glob("*.py"))]:
-        assert harness_imports(source.read_text()) == [], source
     case = json.loads((folder / "case.json").read_text())
+    runner = folder / case["model"]["runner"]
+    assert runner.name.startswith("run_") and runner.with_suffix(".json").exists()
+    for source in sorted(folder.rglob("*.py")):
+        assert harness_imports(source.read_text()) == [], source
     if case["dtype"] == "bfloat16":
         stored = np.load(folder / case["inputs"][0]["file"], allow_pickle=False)
         assert stored.dtype == np.uint16 and case["inputs"][0]["storage"] == "uint16 bits of bfloat16"
@@ -73,7 +85,7 @@ def test_backend_without_a_route_is_refused(tmp_path, scratch_cases, cli, capsys
     out = tmp_path / "o"
     assert cli("onednn/AvgPool-1/k3s1[float32]::openvino-ir", "--cases", str(scratch_cases), "-o", str(out)) == 2
     assert "does not run" in capsys.readouterr().err
-    assert list(out.iterdir()) == []
+    assert not out.exists() or list(out.iterdir()) == []  # refused before anything is written
 
 
 def test_negative_case_is_reproduced_when_accepted(tmp_path, cli, run_script):

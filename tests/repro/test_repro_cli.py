@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conformance.records import ResultRecord, write_records
-from conformance.repro.models import harness_imports
+from conformance.repro import harness_imports
 
 pytest.importorskip("onnxruntime")
 ONNX_ID = "ai.onnx/AveragePool-22/2d_precomputed_pads[float32]"

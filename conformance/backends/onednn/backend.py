@@ -9,13 +9,22 @@ native backends in worker processes instead (see docs/backends-onednn.md).
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.export import copy_standalone, write_runner
 from conformance.backends.onednn import _lib, builders
 from conformance.backends.onednn import graph_api as g
 from conformance.backends.onednn.single_op import LibraryUnsupported, run_op
 from conformance.suite.model import CaseInstance
+
+HERE = Path(__file__).parent
+#: The binding an exported reproduction gets, verbatim (relative imports only, never the harness).
+BINDING = ("_lib.py", "graph_api.py", "single_op.py")
 
 
 class OneDnnBackend(Backend):
@@ -59,3 +68,21 @@ class OneDnnBackend(Backend):
 
     def capabilities(self) -> dict[str, list[str]]:
         return {builders.DOMAIN: builders.capabilities()}
+
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        """The binding as the package ``onednn_binding/`` and run_onednn.py, which runs the op's builder on it."""
+        spec = builders.BUILDERS.get(case.op) if case.domain == builders.DOMAIN else None
+        if spec is None:
+            raise Unsupported(self.supports(case).reason)
+        package = folder / "onednn_binding"
+        package.mkdir(exist_ok=True)
+        (package / "__init__.py").write_text('"""The harness\'s oneDNN Graph ctypes binding, copied verbatim."""\n',
+                                             encoding="utf-8")
+        for name in BINDING:
+            copy_standalone(HERE / name, package / name)
+        config = {"binding": package.name, "op": dataclasses.asdict(spec), "attributes": dict(case.attributes)}
+        files = [f"{package.name}/{n}" for n in ("__init__.py", *BINDING)]
+        return {"runner": "run_onednn.py", "files": [*files, *write_runner(HERE / "run_onednn.py", folder,
+                                                                           "run_onednn", config)],
+                "format": "onednn-graph", "folder": package.name,
+                "library": "libdnnl.so.3 from $CONFORMANCE_ONEDNN_LIB or the onednn-cpu-gomp wheel"}

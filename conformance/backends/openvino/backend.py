@@ -3,12 +3,15 @@ the Python opset API by their op's builder (builders.py). Both compile for the d
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 
 from conformance import ops
-from conformance.backends.base import Backend, Support
+from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.onnx_model import build_model as build_onnx_model
-from conformance.backends.openvino import builders
+from conformance.backends.openvino import builders, export
 from conformance.backends.openvino.runtime import read, run_compiled
 from conformance.suite.model import CaseInstance
 
@@ -52,3 +55,10 @@ class OpenVinoBackend(Backend):
         else:
             model = read(self._core, build_onnx_model(case, check=not case.expect_error).SerializeToString())
         return run_compiled(self._core.compile_model(model, self.device), inputs)
+
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        if case.domain == builders.DOMAIN:
+            return export.opset_model(case, inputs, folder, self.device)
+        if case.domain == "ai.onnx":
+            return export.onnx_model(case, folder, self.device)
+        raise Unsupported(self.supports(case).reason)

@@ -8,10 +8,13 @@ returned is what the compiled model produces, never the shape written in the XML
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
-from conformance.backends.openvino import builders
+from conformance.backends.openvino import builders, export
 from conformance.backends.openvino.ir import build_ir
 from conformance.backends.openvino.runtime import run_compiled
 from conformance.suite.model import CaseInstance
@@ -60,3 +63,9 @@ class OpenVinoIrBackend(Backend):
         if op.get_type_info().version_id != expected:
             raise Unsupported(f"the IR reader built {case.op} from {op.get_type_info().version_id}, not {expected}")
         return run_compiled(self._core.compile_model(model, self.device), inputs)
+
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        support = self.supports(case)
+        if not support:
+            raise Unsupported(support.reason)
+        return export.ir_model(case, inputs, folder, self.device)
