@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from conformance import ops
@@ -72,3 +75,33 @@ def test_onnx_backends_support_what_the_lowering_table_has():
     answer = lowering.supports(make_instance("openvino", "NoSuchPool"), "onnxruntime")
     assert not answer and "no ONNX lowering for openvino::NoSuchPool" in answer.reason
     assert "NoSuchPool" in lowering.lower(make_instance("onednn", "NoSuchPool"))
+
+
+BACKENDS = Path(lowering.__file__).resolve().parents[1]
+#: The only backend files that may name an operator: the builder tables, the builders and the lowerings.
+BUILDER_FILES = {"openvino/builders.py", "openvino/avgpool.py", "openvino/adaptive_avgpool.py",
+                 "onednn/builders.py", "lowering/__init__.py", "lowering/pool.py", "lowering/model.py"}
+
+
+def _named_ops(path: Path, names: set[str]) -> set[str]:
+    """Registered op names in the code of ``path`` (string constants outside docstrings, identifiers)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef) and n.body
+                  and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    found = set()
+    for node in ast.walk(tree):
+        text = (node.value if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in docstrings else node.id if isinstance(node, ast.Name) else
+                node.attr if isinstance(node, ast.Attribute) else "")
+        found |= {name for name in names if name in text}
+    return found
+
+
+def test_backends_name_operators_only_in_their_builder_tables():
+    """Adding an op to a backend is adding a builder: nothing else in conformance/backends names one."""
+    names = {e.op for e in ops.entries()}
+    others = [p for p in sorted(BACKENDS.rglob("*.py")) if p.relative_to(BACKENDS).as_posix() not in BUILDER_FILES]
+    assert len(others) > 20
+    hits = {p.relative_to(BACKENDS).as_posix(): sorted(_named_ops(p, names)) for p in others}
+    assert {k: v for k, v in hits.items() if v} == {}
