@@ -10,7 +10,8 @@ import pytest
 import yaml
 from defusedxml import ElementTree
 
-from conformance.backends.openvino_ir import OpenVinoIrBackend, build_ir, ir_value
+from conformance.backends.openvino.ir import build_ir, ir_value
+from conformance.backends.openvino.ir_backend import OpenVinoIrBackend
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
@@ -137,7 +138,7 @@ def test_reader_divergence_avgpool16_without_dilations_crashes_the_process():
     """AvgPool-16 IR without the optional dilations attribute: dilations=[] and compile_model segfaults."""
     script = textwrap.dedent("""
         import yaml
-        from conformance.backends.openvino_ir import OpenVinoIrBackend
+        from conformance.backends.openvino.ir_backend import OpenVinoIrBackend
         from conformance.suite.expand import expand, inputs_of
         from conformance.suite.loader import load_text
         doc = {"op": "AvgPool", "domain": "openvino", "version": 16, "cases": [{"id": "c", "attributes": %r,

@@ -9,7 +9,7 @@ import yaml
 
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino import builders
-from conformance.backends.openvino_backend import OpenVinoBackend
+from conformance.backends.openvino.backend import OpenVinoBackend
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
