@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance import ops
+from conformance.fuzz.mutations import apply_mutation
+from conformance.fuzz.profiles import spec_of
 from conformance.suite.expand import expand
 from conformance.suite.model import Case, CaseInstance, TensorSpec
 
@@ -42,7 +44,7 @@ class Draft:
     output_size_dtype: str = "int64"
     values: str = "random"  # one of VALUE_LEVELS
     value_seed: int = 0
-    mutation: str = ""  # name of the invalid-input mutation (strategies.MUTATIONS); "" = a valid case
+    mutation: str = ""  # name of the invalid-input mutation (mutations.MUTATIONS); "" = a valid case
 
     @property
     def rank(self) -> int:
@@ -65,8 +67,6 @@ class Draft:
 def attributes(draft: Draft) -> dict[str, Any]:
     """The draft's attributes in its op's spelling (the registry entry's fuzz profile); optional attributes at
     their default are left out so a written case shows only what matters."""
-    from conformance.fuzz.strategies import spec_of  # strategies imports this module
-
     return spec_of(draft).attributes(draft)
 
 
@@ -87,8 +87,6 @@ def value_spec(draft: Draft) -> dict[str, Any]:
 
 def case_parts(draft: Draft) -> tuple[dict[str, Any], dict[str, dict[str, Any]], str]:
     """(attributes, inputs as YAML mappings, dtype) with the draft's mutation applied."""
-    from conformance.fuzz.strategies import apply_mutation  # strategies imports this module
-
     attrs = attributes(draft)
     x: dict[str, Any] = {"shape": list(draft.input_shape()), **value_spec(draft)}
     inputs: dict[str, dict[str, Any]] = {"x": x}
