@@ -6,70 +6,21 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
-import naive_maxpool as naive
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from maxpool_check import BF16, _run, check
 
 import reference
-from reference import _onnx_windows, onnx_maxpool
+from reference import onnx_maxpool
 
 SETTINGS = settings(
     derandomize=True, max_examples=200, deadline=None, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 VERSIONS = (1, 8, 10, 11, 12, 22)
-BF16 = np.dtype(ml_dtypes.bfloat16)
-_BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 NAN, INF = math.nan, math.inf
-
-
-def _bits(a: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(a).view(_BITS[a.dtype.itemsize])
-
-
-def _run(version: int, x: np.ndarray, attrs: dict) -> reference.Result:
-    return reference.evaluate("ai.onnx", "MaxPool", version, [x], attrs)
-
-
-def check(version: int, x: np.ndarray, attrs: dict) -> str:
-    """The reference agrees with the naive oracle: shapes, masks, values (bit for bit), Indices, tap indices."""
-    try:
-        want_y, want_i, want_mask, want_taps = naive.maxpool(version, x, attrs)
-    except naive.Empty:
-        with pytest.raises(reference.SpecViolation):
-            _run(version, x, attrs)
-        with pytest.raises(reference.SpecViolation):
-            reference.output_shapes("ai.onnx", "MaxPool", version, [x.shape], attrs)
-        return "empty output: SpecViolation"
-    res = _run(version, x, attrs)
-    n_out = 1 if version < 8 else 2
-    assert len(res.outputs) == len(res.unspecified) == n_out
-    y = res.outputs[0]
-    assert y.dtype == x.dtype and y.shape == want_y.shape
-    mask = np.zeros(y.shape, bool) if res.unspecified[0] is None else res.unspecified[0]
-    np.testing.assert_array_equal(mask, want_mask)
-    np.testing.assert_array_equal(_bits(y)[~mask], _bits(want_y)[~mask])  # exact, sign of zero included
-    if y.dtype.kind == "f" or y.dtype == BF16:
-        assert np.isnan(y.astype(np.float64)[mask]).all()
-    else:
-        assert (y[mask] == 0).all()
-    if n_out == 2:
-        ind = res.outputs[1]
-        assert ind.dtype == np.int64 and ind.shape == y.shape
-        imask = np.zeros(y.shape, bool) if res.unspecified[1] is None else res.unspecified[1]
-        np.testing.assert_array_equal(imask, want_mask)
-        np.testing.assert_array_equal(ind, want_i)  # -1 where unspecified
-    shapes = reference.output_shapes("ai.onnx", "MaxPool", version, [x.shape], attrs)
-    assert shapes == [y.shape] * n_out
-    np.testing.assert_array_equal(reference.window_indices("ai.onnx", "MaxPool", version, x.shape, attrs),
-                                  want_taps)
-    most = int((want_taps >= 0).sum(axis=-1).max(initial=0))
-    assert reference.window_elements("ai.onnx", "MaxPool", version, [x.shape], attrs) == most
-    return "some output unspecified" if want_mask.any() else "all specified"
-
 
 # ---------------------------------------------------------------------------------------------------------------
 # property tests
@@ -400,75 +351,3 @@ def test_empty_batch_and_zero_size_spatial_axis() -> None:
     assert res.outputs[0].shape == res.outputs[1].shape == (0, 2, 3)
     res = _run(12, np.zeros((1, 1, 0), np.float32), {"kernel_shape": [1], "pads": [1, 0]})
     assert res.outputs[0].shape == (1, 1, 1) and masked(res) == [True] and values(res, 1) == [-1]
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# mutation checks: a formula change in the reference must make check() fail
-
-MUTATION_EXAMPLES = [
-    (12, np.arange(24, dtype=np.float32).reshape(1, 2, 3, 4) % 7, {"kernel_shape": [2, 2], "storage_order": 1}),
-    (12, np.arange(1, 5, dtype=np.float32).reshape(1, 1, 4), CEIL_IN_RIGHT_PAD),
-    (22, np.arange(1, 5, dtype=np.float32).reshape(1, 1, 4), CEIL_IN_RIGHT_PAD),
-    (12, np.array([1, 3, 3, 2], np.float32).reshape(1, 1, 4), {"kernel_shape": [3]}),
-    (12, np.array([-3, -2, -1], np.float32).reshape(1, 1, 3), {"kernel_shape": [2], "pads": [1, 1]}),
-    (12, np.array([5, np.nan, 1, 2], np.float32).reshape(1, 1, 4), {"kernel_shape": [2], "strides": [2]}),
-    (22, np.arange(6, dtype=np.float32).reshape(2, 1, 3), {"kernel_shape": [2]}),
-]
-
-
-def _caught() -> bool:
-    try:
-        for version, x, attrs in MUTATION_EXAMPLES:
-            check(version, x, attrs)
-    except AssertionError:
-        return True
-    return False
-
-
-def test_mutation_baseline_passes() -> None:
-    assert not _caught()
-
-
-def test_mutation_storage_order_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = onnx_maxpool._spatial_strides
-    monkeypatch.setattr(onnx_maxpool, "_spatial_strides", lambda sizes, order: orig(sizes, 0))
-    assert _caught()
-
-
-def test_mutation_ceil_rule_of_22_at_12(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = _onnx_windows.make_axes
-    monkeypatch.setattr(_onnx_windows, "make_axes", lambda *a, **k: orig(*a, **{**k, "torch_ceil": True}))
-    assert _caught()
-
-
-def test_mutation_ceil_rule_of_22_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    orig = _onnx_windows.make_axes
-    monkeypatch.setattr(_onnx_windows, "make_axes", lambda *a, **k: orig(*a, **{**k, "torch_ceil": False}))
-    assert _caught()
-
-
-def test_mutation_last_maximum_wins(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = onnx_maxpool._taps
-    monkeypatch.setattr(onnx_maxpool, "_taps", lambda axes: reversed(list(real(axes))))
-    assert _caught()
-
-
-def test_mutation_padded_taps_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = onnx_maxpool._taps
-
-    def taps_all_inside(axes):
-        for pos, inside in real(axes):
-            yield pos, [np.ones_like(m) for m in inside]
-
-    monkeypatch.setattr(onnx_maxpool, "_taps", taps_all_inside)
-    assert _caught()
-
-
-def test_mutation_nan_not_unspecified(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(onnx_maxpool, "_is_nan", lambda v: np.zeros(v.shape, bool))
-    assert _caught()
-
-
-def test_mutation_n_c_offset_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(onnx_maxpool, "_nc_base", lambda lead, plane, n_axes: np.zeros((1,) * (2 + n_axes), np.int64))
-    assert _caught()
