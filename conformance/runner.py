@@ -88,11 +88,11 @@ def _judge(record: ResultRecord, oracle: Oracle, expected: list[np.ndarray], act
     if actual and isinstance(actual[0], np.ndarray):
         record.actual_shape, record.actual_dtype = list(actual[0].shape), dtype_name(actual[0].dtype)
     if len(actual) != len(expected):
-        record.tolerance = outputs.describe(outputs.judge(oracle, expected, expected, backend, scale))
+        record.tolerance = outputs.describe_for(oracle, len(expected), backend, scale)
         record.status, record.reason = "fail", f"expected {len(expected)} output(s), got {len(actual)}"
         return
     judged = outputs.judge(oracle, expected, actual, backend, scale)
-    record.tolerance = outputs.describe(judged)
+    record.tolerance = outputs.describe_judged(judged)
     _fill(record, judged)
 
 

@@ -102,10 +102,19 @@ def _bit_identical(oracle: Oracle, expected: list[np.ndarray], actual: list, rul
     )
 
 
-def describe(judged: list[Judged]) -> str:
+def describe(ports: list[Port], rules: list[Policy | None]) -> str:
     """The record's ``tolerance`` text: one policy, or one per output when they differ."""
-    texts = [j.policy.describe() if j.policy else "index: equal, or another tap holding the window's value"
-             for j in judged]
+    texts = [r.describe() if r else "index: equal, or another tap holding the window's value" for r in rules]
     if len(set(texts)) == 1:
         return texts[0]
-    return "; ".join(f"{j.port.name}: {t}" for j, t in zip(judged, texts))
+    return "; ".join(f"{port.name}: {t}" for port, t in zip(ports, texts))
+
+
+def describe_judged(judged: list[Judged]) -> str:
+    return describe([j.port for j in judged], [j.policy for j in judged])
+
+
+def describe_for(oracle: Oracle, count: int, backend: str, scale: float = 1.0) -> str:
+    """The policy text of ``count`` outputs without comparing anything (e.g. when a backend returned too few)."""
+    ports = ports_of(oracle, count)
+    return describe(ports, policies(oracle, ports, backend, scale))

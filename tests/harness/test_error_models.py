@@ -139,3 +139,16 @@ def test_maxpool_wrong_index_fails_on_that_output(maxpool_instance):
     assert record.outputs[0]["ok"] and not record.outputs[1]["ok"]
     assert record.outputs[1]["worst"][0] == {"index": [0, 0, 0, 0], "expected": 0, "actual": 2,
                                              "abs_err": 2.0, "allowed": 0.0}
+
+
+class TooFew(Backend):
+    name = "too-few"
+
+    def run(self, case, inputs):
+        return [np.array([[[[7, 3]]]], np.float32)]
+
+
+def test_missing_output_fails_and_still_states_each_outputs_rule(maxpool_instance):
+    record = run_backend(maxpool_instance, TooFew())
+    assert record.status == "fail" and record.reason == "expected 2 output(s), got 1"
+    assert record.tolerance.startswith("Y: exact") and "Indices: index" in record.tolerance
