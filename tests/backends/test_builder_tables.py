@@ -80,7 +80,8 @@ def test_onnx_backends_support_what_the_lowering_table_has():
 BACKENDS = Path(lowering.__file__).resolve().parents[1]
 #: The only backend files that may name an operator: the builder tables, the builders and the lowerings.
 BUILDER_FILES = {"openvino/builders.py", "openvino/avgpool.py", "openvino/adaptive_avgpool.py",
-                 "onednn/builders.py", "lowering/__init__.py", "lowering/pool.py", "lowering/model.py"}
+                 "onednn/builders.py", "lowering/__init__.py", "lowering/pool.py", "lowering/model.py",
+                 "torch/builders.py"}
 
 
 def _named_ops(path: Path, names: set[str]) -> set[str]:

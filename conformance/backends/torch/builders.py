@@ -1,0 +1,140 @@
+"""The torch builder table: registry op (domain, op) -> the function running one case on torch.nn.functional.
+
+Adding an op to the ``torch`` backend is one function here and its line in ``BUILDERS`` (plus its registry entry
+in conformance/ops/; tests/backends/test_builder_tables.py checks the table against the registry). A builder
+reads the case's attributes in its spec's terms (attributes.py), maps the window (geometry.py) and calls torch
+(functions.py); whatever torch cannot express exactly is ``Unsupported`` with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.torch import attributes as attrs
+from conformance.backends.torch import functions as fn
+from conformance.backends.torch.geometry import map_window
+from conformance.backends.torch.tensors import to_numpy, to_torch
+from conformance.suite.model import CaseInstance
+
+Builder = Callable[[CaseInstance, list[np.ndarray]], list[np.ndarray]]
+
+
+def _allowed(case: CaseInstance) -> set[str]:
+    """The attribute names the case's spec version defines (the registry's)."""
+    return set(ops.entry(case.domain, case.op).attribute_names(case.version))
+
+
+def _outputs(case: CaseInstance) -> int:
+    """How many outputs the case asks for; more than its spec version defines cannot be asked of torch."""
+    defined = len(ops.entry(case.domain, case.op).outputs_at(case.version))
+    if len(case.outputs) > defined:
+        raise Unsupported(f"{len(case.outputs)} outputs requested, {case.op}-{case.version} defines {defined}: "
+                          "torch cannot be asked for an output the spec does not have")
+    return max(1, len(case.outputs))
+
+
+def onnx_average_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    a = attrs.known(case, _allowed(case))
+    spatial = attrs.spatial_of(case)
+    window = attrs.onnx_window(case, spatial, ceil_attr="ceil_mode" in _allowed(case))
+    # before AveragePool-7 there is no count_include_pad: padding is always excluded
+    count_pad = attrs.flag(a, "count_include_pad") if "count_include_pad" in _allowed(case) else False
+    pool = map_window(spatial, window, average=True, divisor="clamped", count_pad=count_pad)
+    return [to_numpy(fn.avg_pool(to_torch(inputs[0]), pool, count_pad))]
+
+
+def onnx_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    a = attrs.known(case, _allowed(case))
+    outputs = _outputs(case)
+    if attrs.flag(a, "storage_order"):
+        raise Unsupported("storage_order=1 (column-major Indices): torch's indices are row major only")
+    spatial = attrs.spatial_of(case)
+    window = attrs.onnx_window(case, spatial, ceil_attr="ceil_mode" in _allowed(case))
+    pool = map_window(spatial, window, average=False)
+    if outputs == 1:
+        return [to_numpy(fn.max_pool(to_torch(inputs[0]), pool, indices=False))]
+    values, indices = fn.max_pool(to_torch(inputs[0]), pool, indices=True)
+    # ONNX Indices are flat over the whole tensor (row major): torch's per-plane index plus the plane's offset
+    return [to_numpy(values), to_numpy(fn.indices_from(indices, list(inputs[0].shape), 0))]
+
+
+def onnx_global_average_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    spatial = attrs.spatial_of(case)
+    if not 1 <= len(spatial) <= 3:
+        raise Unsupported(f"torch's adaptive_avg_pool takes 1 to 3 spatial axes, the input has {len(spatial)}")
+    return [to_numpy(fn.adaptive_avg_pool(to_torch(inputs[0]), [1] * len(spatial)))]
+
+
+_OV_ROUNDING = {1: {"floor": "floor", "ceil": "ceil"}}
+_OV_ROUNDING_14 = {"floor": "floor", "ceil": "ceil", "ceil_torch": "ceil_drop"}
+
+
+def openvino_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    spatial = attrs.spatial_of(case)
+    window = attrs.named_window(case, spatial, attrs.OPENVINO_AUTO_PAD,
+                                _OV_ROUNDING.get(case.version, _OV_ROUNDING_14), "explicit")
+    exclude = case.attributes.get("exclude-pad")
+    if not isinstance(exclude, bool):
+        raise Unsupported(f"exclude-pad={exclude!r} is not a boolean: no torch argument expresses it")
+    pool = map_window(spatial, window, average=True, divisor="clamped", count_pad=not exclude)
+    return [to_numpy(fn.avg_pool(to_torch(inputs[0]), pool, not exclude))]
+
+
+def openvino_adaptive_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    spatial = attrs.spatial_of(case)
+    size = [int(v) for v in np.asarray(inputs[1]).ravel()] if len(inputs) > 1 else []
+    if len(size) != len(spatial) or not 1 <= len(spatial) <= 3:
+        raise Unsupported(f"output_size {size} for spatial {spatial}: torch's adaptive_avg_pool{len(spatial)}d "
+                          "would broadcast or reject it differently from the spec")
+    return [to_numpy(fn.adaptive_avg_pool(to_torch(inputs[0]), size))]
+
+
+def onednn_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    layout = case.attributes.get("data_format", "NXC")
+    if layout not in ("NXC", "NCX"):
+        raise Unsupported(f"data_format {layout!r} is not NXC or NCX")
+    channels_last = layout == "NXC"
+    spatial = attrs.spatial_of(case, channels_last)
+    window = attrs.named_window(case, spatial, attrs.ONEDNN_AUTO_PAD, {"floor": "floor", "ceil": "ceil"}, "None")
+    exclude = case.attributes.get("exclude_pad")
+    if not isinstance(exclude, bool):
+        raise Unsupported(f"exclude_pad={exclude!r} is not a boolean: no torch argument expresses it")
+    pool = map_window(spatial, window, average=True, divisor="full", count_pad=not exclude)
+    x = to_torch(inputs[0])
+    if channels_last:  # torch pools NC...: move the channel axis there and back (data movement only)
+        x = x.movedim(-1, 1)
+    y = fn.avg_pool(x, pool, not exclude)
+    return [to_numpy(y.movedim(1, -1) if channels_last else y)]
+
+
+#: (domain, op) -> its builder.
+BUILDERS: dict[tuple[str, str], Builder] = {
+    ("ai.onnx", "AveragePool"): onnx_average_pool,
+    ("ai.onnx", "MaxPool"): onnx_max_pool,
+    ("ai.onnx", "GlobalAveragePool"): onnx_global_average_pool,
+    ("openvino", "AvgPool"): openvino_avg_pool,
+    ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avg_pool,
+    ("onednn", "AvgPool"): onednn_avg_pool,
+}
+
+
+def capabilities() -> dict[str, list[str]]:
+    """Per domain, the registry ops (with their versions) that have a builder here."""
+    found: dict[str, list[str]] = {}
+    for entry in ops.entries():
+        if entry.key in BUILDERS:
+            found.setdefault(entry.domain, []).append(f"{entry.op}-{'/'.join(map(str, entry.versions))}")
+    return found
+
+
+def builder(case: CaseInstance) -> Any:
+    return BUILDERS.get((case.domain, case.op))

@@ -1,0 +1,58 @@
+"""torch: registry ops on torch.nn.functional, checked against the reference where the mapping is exact."""
+
+from __future__ import annotations
+
+import pytest
+from backend_instances import instance
+
+from conformance.runner import run_backend
+
+pytest.importorskip("torch")
+
+from conformance.backends.torch.backend import TorchBackend  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def backend():
+    return TorchBackend()
+
+
+@pytest.mark.parametrize(("domain", "op", "version", "attrs", "shape", "extra"), [
+    # Indices over the whole tensor: torch's per-plane index plus the (n, c) plane offset (N, C > 1 shows it)
+    ("ai.onnx", "MaxPool", 12, {"kernel_shape": [3, 2], "strides": [2, 1], "pads": [1, 0, 1, 0], "dilations": [1, 2]},
+     [2, 3, 6, 7], {"outputs": {"Y": {}, "Indices": {}}}),
+    ("ai.onnx", "AveragePool", 22, {"kernel_shape": [3], "strides": [3], "pads": [1, 1], "ceil_mode": 1}, [1, 2, 5],
+     {}),
+    ("ai.onnx", "AveragePool", 19, {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "ceil_mode": 1,
+                                    "count_include_pad": 1}, [1, 1, 6, 6], {}),
+    ("ai.onnx", "GlobalAveragePool", 22, {}, [2, 3, 4, 5, 2], {}),
+    ("openvino", "AvgPool", 14, {"kernel": [3], "strides": [3], "pads_begin": [1], "pads_end": [1],
+                                 "exclude-pad": True, "rounding_type": "ceil_torch"}, [1, 2, 5], {}),
+    ("onednn", "AvgPool", 1, {"kernel": [2, 2], "strides": [2, 2], "pads_begin": [1, 1], "pads_end": [1, 1],
+                              "exclude_pad": False, "data_format": "NXC"}, [2, 5, 5, 3], {}),
+])
+def test_exact_mappings_agree_with_the_reference(backend, domain, op, version, attrs, shape, extra):
+    record = run_backend(instance(domain, op, version, attrs, shape, **extra), backend)
+    assert record.status == "pass", record.reason
+
+
+def test_adaptive_avg_pool_takes_output_size_from_the_second_input(backend):
+    case = instance("openvino", "AdaptiveAvgPool", 8, {}, [1, 2, 7, 5],
+                    **{"inputs": {"x": {"shape": [1, 2, 7, 5], "random": {"seed": 1}},
+                                  "output_size": {"shape": [2], "dtype": "int64", "data": [3, 2]}}})
+    record = run_backend(case, backend)
+    assert record.status == "pass", record.reason
+    assert record.actual_shape == [1, 2, 3, 2]
+
+
+def test_the_onnx_ceil_rule_before_22_is_unsupported_where_torch_would_drop_a_window(backend):
+    record = run_backend(instance("ai.onnx", "MaxPool", 11, {"kernel_shape": [3], "strides": [3], "pads": [1, 1],
+                                                             "ceil_mode": 1}, [1, 2, 5]), backend)
+    assert record.status == "unsupported"
+    assert "torch drops a last window starting in the right padding" in record.reason
+
+
+def test_capabilities_list_the_builder_table_with_versions(backend):
+    capabilities = backend.capabilities()
+    assert "MaxPool-1/8/10/11/12/22" in capabilities["ai.onnx"]
+    assert "AvgPool-1" in capabilities["onednn"]

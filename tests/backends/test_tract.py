@@ -1,0 +1,61 @@
+"""tract: the harness's ONNX models (and lowered ones) through tract's own Python API."""
+
+from __future__ import annotations
+
+import pytest
+from backend_instances import instance
+
+from conformance.runner import run_backend
+
+pytest.importorskip("tract")
+
+from conformance.backends.tract_backend import TractBackend  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def backend():
+    return TractBackend()
+
+
+def test_maxpool_values_and_whole_tensor_indices_match_the_reference(backend):
+    case = instance("ai.onnx", "MaxPool", 12, {"kernel_shape": [2, 2], "strides": [1, 2]}, [2, 3, 5, 6],
+                    outputs={"Y": {}, "Indices": {}})
+    record = run_backend(case, backend)
+    assert record.status == "pass", record.reason
+    assert [o["name"] for o in record.outputs] == ["Y", "Indices"]
+
+
+def test_an_openvino_case_runs_through_the_exact_lowering(backend):
+    case = instance("openvino", "AvgPool", 14, {"kernel": [3], "strides": [2], "pads_begin": [1], "pads_end": [1],
+                                                "exclude-pad": True, "rounding_type": "floor"}, [1, 2, 9])
+    record = run_backend(case, backend)
+    assert record.status == "pass", record.reason
+    assert record.lowered.startswith("openvino AvgPool-14 -> ai.onnx AveragePool")
+
+
+def test_bfloat16_is_unsupported_with_tracts_reason(backend):
+    record = run_backend(instance("ai.onnx", "AveragePool", 22, {"kernel_shape": [2]}, [1, 1, 6], "bfloat16"),
+                         backend)
+    assert record.status == "unsupported"
+    assert "Bfloat16" in record.reason
+
+
+def test_cases_differing_only_in_values_share_one_prepared_model(backend):
+    before = backend._cache.misses, backend._cache.hits
+    for seed_shape in ([1, 1, 7, 7], [1, 1, 7, 7]):
+        assert run_backend(instance("ai.onnx", "AveragePool", 19, {"kernel_shape": [3, 3]}, seed_shape),
+                           backend).status == "pass"
+    assert (backend._cache.misses - before[0], backend._cache.hits - before[1]) == (1, 1)
+
+
+def test_a_panic_in_tract_is_a_crash_record_under_isolation():
+    from conformance.backends.isolation import IsolatedBackend
+
+    with IsolatedBackend("tract", timeout=60) as isolated:
+        record = run_backend(instance("ai.onnx", "MaxPool", 12, {"kernel_shape": [0, 2]}, [1, 1, 4, 4],
+                                      expect="error", reason="kernel 0"), isolated)
+        assert record.status == "crash", record.reason
+        assert "SIGABRT" in record.reason
+        # the next case gets a fresh worker
+        assert run_backend(instance("ai.onnx", "MaxPool", 12, {"kernel_shape": [2, 2]}, [1, 1, 4, 4]),
+                           isolated).status == "pass"
