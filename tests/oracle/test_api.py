@@ -15,6 +15,9 @@ def test_known_ops_exactly_the_registered_versions() -> None:
         [("ai.onnx", "AveragePool", v) for v in (1, 7, 10, 11, 19, 22)]
         + [("ai.onnx", "GlobalAveragePool", v) for v in (1, 22)]
         + [("ai.onnx", "MaxPool", v) for v in (1, 8, 10, 11, 12, 22)]
+        + [("ai.onnx", "GlobalMaxPool", v) for v in (1, 22)]
+        + [("ai.onnx", "LpPool", v) for v in (1, 2, 11, 18, 22)]
+        + [("ai.onnx", "GlobalLpPool", v) for v in (1, 2, 22)]
         + [("openvino", "AvgPool", v) for v in (1, 14, 16)]
         + [("openvino", "AdaptiveAvgPool", 8), ("onednn", "AvgPool", 1)]
     )
@@ -34,7 +37,7 @@ def test_resolve_other_domains() -> None:
     assert reference.resolve("onednn", "AvgPool", 1) == 1
 
 
-@pytest.mark.parametrize("args", [("ai.onnx", "LpPool", 11), ("ai.onnx", "AveragePool", 0),
+@pytest.mark.parametrize("args", [("ai.onnx", "MaxRoiPool", 11), ("ai.onnx", "AveragePool", 0),
                                   ("openvino", "AdaptiveAvgPool", 7), ("tf", "AvgPool", 1),
                                   ("openvino", "AvgPool", None)])
 def test_resolve_unknown(args: tuple) -> None:

@@ -1,0 +1,68 @@
+"""ONNX GlobalLpPool, since versions 1, 2 and 22.
+
+"Equivalent to LpPool with kernel size equal to the spatial dimension of input tensor": one window per (n, c)
+covering every spatial element, y = (sum |x|^p)^(1/p) (reference/_pnorm.py).
+  1  p is a FLOAT (default 2.0); output "N x C x 1 x 1" (read as: spatial dims 1, rank kept - 2 onward say so).
+  2  p is an INT (default 2).
+  22 + bfloat16.
+p <= 0 has no Lp norm (SpecViolation); docs/spec-notes.md, "GlobalLpPool (ONNX)".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
+from ._pnorm import exponent, pnorm, round_to, work_dtype
+
+OP = "GlobalLpPool"
+VERSIONS = (1, 2, 22)
+
+
+def supported_dtypes(since: int) -> tuple[str, ...]:
+    base = ("float16", "float32", "float64")
+    return ("bfloat16", *base) if since >= 22 else base
+
+
+def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> float:
+    op = f"{OP}-{since}"
+    check_unknown_attributes(attributes, ["p"], op)
+    check_rank(shape, 3, None)
+    return exponent(since, attributes, op)
+
+
+def output_shapes(
+    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
+) -> list[tuple[int, ...]]:
+    shape = tuple(input_shapes[0])
+    _check(since, shape, attributes)
+    return [(*shape[:2], *([1] * (len(shape) - 2)))]
+
+
+def window_elements(
+    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
+) -> int:
+    shape = tuple(input_shapes[0])
+    _check(since, shape, attributes)
+    return math.prod(shape[2:])
+
+
+def evaluate(
+    since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    if len(inputs) != 1:
+        raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(inputs)}")
+    x = inputs[0]
+    check_float_input(x)
+    name = "bfloat16" if x.dtype.name == "bfloat16" else str(x.dtype)
+    if name not in supported_dtypes(since):
+        raise SpecViolation(f"{OP}-{since}: input dtype {name} is not in the type constraint "
+                            f"{list(supported_dtypes(since))}")
+    p = _check(since, x.shape, attributes)
+    work = work_dtype(x.dtype)
+    flat = np.abs(x.astype(work)).reshape(*x.shape[:2], -1)
+    y = pnorm(flat, p)  # the kernel LpPool uses, over every spatial element
+    return [round_to(y, x.dtype).reshape(*x.shape[:2], *([1] * (x.ndim - 2)))], [None]
