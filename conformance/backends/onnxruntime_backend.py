@@ -25,6 +25,9 @@ SESSION_CACHE_SIZE = 16
 class OnnxRuntimeBackend(Backend):
     name = "onnxruntime"
     description = "onnxruntime InferenceSession (ai.onnx cases; --backend=onnxruntime:PROVIDER)"
+    #: Given to the provider (``provider_options``) and the session (``add_session_config_entry``) of every case.
+    provider_options: dict[str, str] = {}
+    session_config: dict[str, str] = {}
 
     def __init__(self, provider: str | None = None):
         import onnxruntime  # noqa: F401  (fail at construction when missing: the backend is not installed)
@@ -52,7 +55,9 @@ class OnnxRuntimeBackend(Backend):
         return run_session(self._session(model), feed_inputs(inputs, feeds))
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
-        return export_onnx(case, folder, "run_onnxruntime", {"provider": self.provider})
+        return export_onnx(case, folder, "run_onnxruntime", {"provider": self.provider,
+                                                            "provider_options": dict(self.provider_options),
+                                                            "session_config": dict(self.session_config)})
 
     def _session(self, model):
         """A session for ``model``, shared with earlier cases whose model differs only in the graph's name."""
@@ -69,7 +74,7 @@ class OnnxRuntimeBackend(Backend):
             self._sessions.move_to_end(key)
             return session
         try:
-            session = create_session(ort, key, self.provider)
+            session = create_session(ort, key, self.provider, self.provider_options, self.session_config)
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from None
         self._sessions[key] = session

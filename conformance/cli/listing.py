@@ -59,9 +59,14 @@ def backends_main(argv: list[str]) -> int:
 
     for entry in registry.available():
         if entry.error:
-            print(f"{entry.name:<16} not installed   {entry.error.splitlines()[0][:100]}")
+            print(f"{entry.name:<20} not installed   {entry.error.splitlines()[0][:100]}")
             continue
         backend = registry.create(entry.name)
+        try:
+            version = backend.version()  # native backends load their library here: it may be absent or broken
+        except Exception as exc:  # a plugin may fail in any way: report it, list the others
+            print(f"{entry.name:<20} not usable      {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
+            continue
         caps = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in optional(backend, "capabilities")().items())
-        print(f"{entry.name:<16} {backend.version():<28} {caps}")
+        print(f"{entry.name:<20} {version:<28} {caps}")
     return 0

@@ -127,10 +127,15 @@ def test_matches_numpy_loop(backend, shape, attrs, exclude_pad, layout, dtype):
     inst = make_instance(attributes, x.shape, dtype)
     support = backend.supports(inst)
     if _lib.dtype_unsupported(dtype):
-        # this CPU lacks the ISA oneDNN needs for the dtype: the backend must say so (oneDNN would abort)
+        # this CPU lacks the ISA oneDNN needs for the dtype: the backend must say so (oneDNN 3.2 would abort)
         assert not support and "effective ISA" in support.reason
         pytest.skip(f"values not testable on this CPU: {support.reason}")
     assert support
+    if _lib.isa_missing(dtype):
+        # oneDNN 3.13 reports the partition unsupported itself: the library's verdict is recorded
+        with pytest.raises(Unsupported, match="dnnl_graph_partition_is_supported = 0"):
+            backend.run(inst, [x])
+        pytest.skip(f"values not testable on this CPU: {_lib.isa_missing(dtype)}")
     (y,) = backend.run(inst, [x])
     expected = ref_avg_pool(x_ncx.astype(np.float64), attrs["kernel"], attrs["strides"], attrs["pads_begin"],
                             attrs["pads_end"], exclude_pad, attrs.get("rounding_type", "floor"),
@@ -182,6 +187,8 @@ def test_unknown_rounding_type_silently_floors(backend, value):
 def test_bad_attribute_raises_naming_status(backend, g, change, status, call):
     attrs = dict(kernel=[2, 2], strides=[2, 2], pads_begin=[0, 0], pads_end=[0, 0], exclude_pad=True)
     attrs = {k: v for k, v in dict(attrs, **change).items() if v is not None}
+    if change.get("strides") == [0, 2] and _lib.version_tuple()[:2] >= (3, 13):
+        pytest.skip("oneDNN 3.13 dies of SIGFPE on a zero stride (test_abort_is_contained_in_subprocess)")
     x = np.ones((1, 5, 5, 1), np.float32)
     with pytest.raises(g.DnnlError, match=status) as info:
         backend.run(make_instance(attrs, x.shape), [x])
@@ -225,6 +232,11 @@ def test_version_and_allocator_engine(g, backend):
     from conformance.backends.onednn.single_op import run_op
 
     x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    if _lib.cpu_runtime() == "SYCL":
+        # a SYCL-runtime build (the 2026 wheel) takes only SYCL allocators (dnnl_graph_sycl_interop_allocator_create)
+        with pytest.raises(g.DnnlError, match="dnnl_graph_allocator_create failed: dnnl_invalid_arguments"):
+            g.Engine(with_allocator=True)
+        return
     with g.Engine(with_allocator=True) as eng:
         (y,) = run_op(BUILDERS["AvgPool"], [x], dict(kernel=[2, 2], strides=[2, 2], pads_begin=[0, 0],
                                                     pads_end=[0, 0], exclude_pad=True), engine=eng)
@@ -270,12 +282,21 @@ ABORTS = {
     # output size 0: an integer division by zero in the library, not an exception
     "kernel_larger_than_input": ((1, 5, 5, 1), dict(kernel=[6, 6], strides=[1, 1], pads_begin=[0, 0],
                                                     pads_end=[0, 0], exclude_pad=True), signal.SIGFPE, ""),
+    # oneDNN 3.2 refuses it with dnnl_invalid_shape at compile (test_bad_attribute_raises_naming_status)
+    "stride_0": ((1, 5, 5, 1), dict(kernel=[2, 2], strides=[0, 2], pads_begin=[0, 0], pads_end=[0, 0],
+                                    exclude_pad=True), signal.SIGFPE, ""),
 }
+#: (first, last) library versions an abort was measured on, where it is not every version run so far (3.2, 3.13).
+#: oneDNN 3.13 returns an empty (1, 0, 0, 1) output for the kernel larger than the input.
+ABORTS_IN = {"stride_0": ((3, 13), (99, 0)), "kernel_larger_than_input": ((3, 0), (3, 12))}
 
 
 @pytest.mark.parametrize("name", list(ABORTS))
 def test_abort_is_contained_in_subprocess(g, name):
     shape, attrs, sig, text = ABORTS[name]
+    first, last = ABORTS_IN.get(name, ((0, 0), (99, 0)))
+    if not first <= _lib.version_tuple()[:2] <= last:
+        pytest.skip(f"{name} does not abort oneDNN {g.version()}")
     r = _python(f"""
         import json, numpy as np
         from conformance.backends.onednn.builders import BUILDERS

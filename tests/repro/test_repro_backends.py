@@ -43,10 +43,13 @@ def test_route_runs_isolated(tmp_path, scratch_cases, cli, run_script, capsys, i
                             model_file):
     if importlib.util.find_spec(runtime) is None or backend == "onednn" and not _onednn_available():
         pytest.skip(f"{backend} runtime not installed")
+    library_refuses = ""
     if backend == "onednn":
         from conformance.backends.onednn import _lib
 
-        reason = _lib.dtype_unsupported(split_item_id(instance_id)[0].rsplit("[", 1)[1].rstrip("]"))
+        dtype = split_item_id(instance_id)[0].rsplit("[", 1)[1].rstrip("]")
+        reason = _lib.dtype_unsupported(dtype)
+        library_refuses = _lib.isa_missing(dtype)  # oneDNN >= 3.13 reports it itself: the reproduction says so
         if reason:  # this CPU lacks the ISA oneDNN needs (the library would abort): refused, nothing written
             capsys.readouterr()
             out = tmp_path / "o"
@@ -68,6 +71,9 @@ def test_route_runs_isolated(tmp_path, scratch_cases, cli, run_script, capsys, i
         assert stored.dtype == np.uint16 and case["inputs"][0]["storage"] == "uint16 bits of bfloat16"
         assert any("uint16 bit patterns" in note for note in case["notes"])
     result = run_script(folder / "repro.py", cwd=tmp_path)
+    if library_refuses:
+        assert result.returncode == 2 and "status unsupported" in result.stdout + result.stderr, result.stdout
+        return
     assert result.returncode == 0, result.stdout + result.stderr
     assert "not reproduced" in result.stdout
     assert not list(folder.rglob("__pycache__"))

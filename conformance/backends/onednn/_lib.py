@@ -14,10 +14,16 @@ import sys
 import threading
 from pathlib import Path
 
+# relative imports only: this file is copied verbatim next to exported reproductions
+from . import _wheels
+
 #: Environment variable naming any libdnnl.so.3 to use instead of the shipped one.
 LIB_ENV = "CONFORMANCE_ONEDNN_LIB"
 _SONAME = "libdnnl.so.3"
-_DIST = "onednn-cpu-gomp"
+#: The wheels that install libdnnl.so.3 (into ``<prefix>/lib``, so at most one per environment), in the order the
+#: library found first is looked for: the 2023 CPU wheel (oneDNN 3.2, GNU OpenMP), then the current release
+#: (``onednn`` 2026.x: oneDNN 3.13, TBB, plus the Intel runtimes it links).
+DISTRIBUTIONS = ("onednn-cpu-gomp", "onednn")
 
 # Enum values from include/oneapi/dnnl/dnnl_common_types.h and dnnl_graph_types.h (oneDNN 3.2). They are part of
 # the stable C ABI: new values are only ever appended.
@@ -129,47 +135,95 @@ _SIGNATURES: dict[str, list] = {
 
 _lock = threading.Lock()
 _loaded: tuple[ctypes.CDLL, str] | None = None
+_source: str | None = None  # the distribution configure() bound this process to (None: the library found first)
 
 
-def _wheel_candidates() -> list[Path]:
-    """Where the onednn-cpu-gomp wheel puts libdnnl.so.3: ``<prefix>/lib`` (the wheel installs into data/lib)."""
-    found: list[Path] = []
+def configure(dist: str | None) -> None:
+    """Bind this process to the libdnnl.so.3 of the wheel ``dist`` (None: the library found first).
+
+    A process holds one libdnnl.so.3: two builds share the soname and their symbols would interpose, so once a
+    library is loaded, a choice that names another file is refused (the harness runs each oneDNN backend in a
+    worker process of its own, docs/isolation.md).
+    """
+    global _source
+    with _lock:
+        if _loaded is not None and dist != _source:
+            wanted = locate(dist)[0]
+            if os.path.realpath(wanted) != os.path.realpath(_loaded[1]):
+                raise RuntimeError(f"this process already loaded {_loaded[1]}; {wanted} (oneDNN from "
+                                   f"{dist or 'the library found first'}) needs a process of its own")
+            return
+        _source = dist
+
+
+def _wheel(dist: str) -> tuple[Path, dict[str, Path]] | None:
     try:
-        from importlib import metadata
-
-        dist = metadata.distribution(_DIST)
-        for f in dist.files or ():
-            if f.name == _SONAME:
-                found.append(Path(dist.locate_file(f)).resolve())
-    except Exception:  # distribution missing or unreadable: fall through to the prefix guess
-        pass
-    for prefix in dict.fromkeys((sys.prefix, sys.exec_prefix, sys.base_prefix)):
-        found.append(Path(prefix) / "lib" / _SONAME)
+        found = _wheels.wheel_library(dist, _SONAME)
+        others = [d for d in DISTRIBUTIONS if d != dist and found and _wheels.own_file(d, _SONAME) == found[0]]
+    except Exception:  # an unreadable distribution: as if absent (the next candidate or the error says why)
+        return None
+    if others:
+        # both wheels wrote <prefix>/lib/libdnnl.so.3: the file is whichever was installed last
+        raise OSError(f"{found[0]} is installed by both {dist!r} and {others[0]!r}, which overwrite each other's "
+                      "copy: install them in separate environments (tox envs suite-onednn, suite-onednn-current)")
     return found
 
 
-def library_path() -> str:
-    """The libdnnl.so.3 that ``load()`` would open (env var, then the wheel's copy, then the system's)."""
+def locate(dist: str | None = None) -> tuple[str, dict[str, Path], str | None]:
+    """The libdnnl.so.3 that ``load()`` opens, the shared objects to preload for it (soname -> path) and the
+    wheel it comes from (None: not from a wheel).
+
+    ``dist`` given: that wheel's copy only. Otherwise the library found first: $CONFORMANCE_ONEDNN_LIB, then the
+    copy of the first installed wheel of ``DISTRIBUTIONS``, then ``<prefix>/lib``, then the system's.
+    """
+    if dist is not None:
+        found = _wheel(dist)
+        if found is None:
+            raise OSError(f"libdnnl.so.3 not found: the wheel {dist!r} is not installed (`pip install {dist}`)")
+        return str(found[0]), found[1], dist
     env = os.environ.get(LIB_ENV)
     if env:
-        return env  # an explicit choice is never second-guessed: a wrong path must fail loudly
-    for cand in _wheel_candidates():
+        # an explicit choice is never second-guessed (a wrong path must fail loudly); when it is a wheel's copy,
+        # that wheel's dependencies are preloaded as for the wheel itself
+        for name in DISTRIBUTIONS:
+            found = _wheel(name)
+            if found is not None and os.path.realpath(found[0]) == os.path.realpath(env):
+                return env, found[1], name
+        return env, {}, None
+    for name in DISTRIBUTIONS:
+        found = _wheel(name)
+        if found is not None:
+            return str(found[0]), found[1], name
+    for prefix in dict.fromkeys((sys.prefix, sys.exec_prefix, sys.base_prefix)):
+        cand = Path(prefix) / "lib" / _SONAME
         if cand.is_file():
-            return str(cand)
+            return str(cand), {}, None
     sys_name = ctypes.util.find_library("dnnl")
     if sys_name:
-        return sys_name
-    raise OSError(
-        f"libdnnl.so.3 not found: set {LIB_ENV}, or `pip install {_DIST}` (oneDNN 3.x with the Graph C API)"
-    )
+        return sys_name, {}, None
+    raise OSError(f"libdnnl.so.3 not found: set {LIB_ENV}, or `pip install {' or '.join(DISTRIBUTIONS)}` "
+                  "(oneDNN 3.x with the Graph C API)")
+
+
+def library_path() -> str:
+    """The libdnnl.so.3 that ``load()`` would open for this process's choice (``configure``)."""
+    return locate(_source)[0]
 
 
 def load() -> tuple[ctypes.CDLL, str]:
-    """Open and declare the library once per process; returns (handle, path)."""
+    """Open and declare the library once per process; returns (handle, path).
+
+    The libraries it links that its wheel's requirements install (the 2026 wheel: TBB, the Intel compiler
+    runtime, SYCL) are preloaded first (``_wheels.preload``): no LD_LIBRARY_PATH needed; and its SYCL CPU
+    engine is shown the OpenCL CPU runtime the wheels install (``_wheels.prepare``).
+    """
     global _loaded
     with _lock:
         if _loaded is None:
-            path = library_path()
+            path, index, dist = locate(_source)
+            if dist is not None:
+                _wheels.prepare(dist)
+            _wheels.preload(path, index)
             lib = ctypes.CDLL(path)
             for name, argtypes in _SIGNATURES.items():
                 fn = getattr(lib, name)  # AttributeError here means a oneDNN without the Graph API
@@ -188,6 +242,33 @@ ISA_BITS = {"avx2": 0x7, "avx2_vnni_2": 0x1F, "avx512_core": 0x27, "avx512_core_
 #: API throws inside compile ("could not create a descriptor for a pooling forward propagation primitive") and
 #: the C++ exception aborts the process (measured on an AVX2-only AMD EPYC).
 DTYPE_ISAS = {"bfloat16": ("avx512_core", "avx2_vnni_2"), "float16": ("avx512_core_fp16", "avx2_vnni_2")}
+#: From this version on the Graph API reports such a partition unsupported itself (dnnl_graph_partition_is_supported
+#: = 0; measured with 3.13.2 on the same CPU), so the guard steps aside and the library's own verdict is recorded.
+#: Versions between 3.2 and 3.13 were not measured: they keep the guard.
+REPORTS_DTYPE_ISA_ITSELF = (3, 13)
+#: dnnl_version_t.cpu_runtime values (dnnl_config.h, DNNL_RUNTIME_*).
+RUNTIME_NAMES = {0: "none", 1: "sequential", 2: "OpenMP", 4: "TBB", 8: "threadpool", 256: "OpenCL", 512: "SYCL"}
+
+
+def version_tuple() -> tuple[int, int, int]:
+    v = load()[0].dnnl_version().contents
+    return (int(v.major), int(v.minor), int(v.patch))
+
+
+def cpu_runtime() -> str:
+    """The threading runtime of the library's CPU engine (OpenMP for the 2023 wheel, SYCL for the 2026 one)."""
+    value = int(load()[0].dnnl_version().contents.cpu_runtime)
+    return RUNTIME_NAMES.get(value, f"runtime {value}")
+
+
+def engine_failure_hint() -> str:
+    """What a failed CPU engine creation most likely means for this build ("" when nothing is known)."""
+    if cpu_runtime() != "SYCL":
+        return ""
+    return ("this oneDNN's CPU engine is a SYCL CPU device, and SYCL found none: it needs the Unified Runtime's "
+            "OpenCL adapter (libur_adapter_opencl.so.0, which intel-cmplr-lib-ur 2026.2.0 does not ship: "
+            "`pip install --no-deps intel-cmplr-lib-ur==2026.1.2`) and the OpenCL CPU runtime (intel-opencl-rt), "
+            "see docs/backends-onednn.md")
 
 
 def effective_isa() -> int:
@@ -203,13 +284,21 @@ def isa_name(mask: int) -> str:
     return usable[-1] if usable else f"isa 0x{mask:x}"
 
 
-def dtype_unsupported(dtype: str) -> str:
-    """Why this CPU cannot run ``dtype`` in oneDNN ("" when it can)."""
+def isa_missing(dtype: str) -> str:
+    """Why this CPU lacks the ISA oneDNN needs for ``dtype`` ("" when it has it), whatever the library version."""
     needed = DTYPE_ISAS.get(dtype)
     if not needed:
         return ""
     mask = effective_isa()
     if any(mask & ISA_BITS[name] == ISA_BITS[name] for name in needed):
         return ""
-    return (f"oneDNN runs {dtype} only on {' or '.join(needed)}; this CPU's effective ISA is {isa_name(mask)} "
-            "(the library would abort in compile)")
+    return f"oneDNN runs {dtype} only on {' or '.join(needed)}; this CPU's effective ISA is {isa_name(mask)}"
+
+
+def dtype_unsupported(dtype: str) -> str:
+    """Why the harness must not hand this library ``dtype`` on this CPU ("" when it may): the ISA is missing and
+    the library would abort in compile instead of reporting it (versions before ``REPORTS_DTYPE_ISA_ITSELF``)."""
+    if version_tuple()[:2] >= REPORTS_DTYPE_ISA_ITSELF:
+        return ""
+    reason = isa_missing(dtype)
+    return f"{reason} (the library would abort in compile)" if reason else ""

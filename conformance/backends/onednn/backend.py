@@ -17,27 +17,35 @@ import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.export import copy_standalone, write_runner
-from conformance.backends.onednn import _lib, builders
+from conformance.backends.onednn import _lib, _wheels, builders
 from conformance.backends.onednn import graph_api as g
 from conformance.backends.onednn.single_op import LibraryUnsupported, run_op
 from conformance.suite.model import CaseInstance
 
 HERE = Path(__file__).parent
 #: The binding an exported reproduction gets, verbatim (relative imports only, never the harness).
-BINDING = ("_lib.py", "graph_api.py", "single_op.py")
+BINDING = ("_lib.py", "_wheels.py", "graph_api.py", "single_op.py")
 
 
 class OneDnnBackend(Backend):
-    """oneDNN Graph API (CPU engine) via ctypes over libdnnl.so.3."""
+    """oneDNN Graph API (CPU engine) via ctypes over libdnnl.so.3: the library found first."""
 
     name = "onednn"
     isolate = True  # aborts the process on some invalid attributes: run in a worker under --isolation=auto
-    description = "oneDNN Graph C API (CPU) via ctypes; library from $CONFORMANCE_ONEDNN_LIB or the wheel"
+    description = ("oneDNN Graph C API (CPU) via ctypes; library from $CONFORMANCE_ONEDNN_LIB or the installed "
+                   "oneDNN wheel (onednn-cpu-gomp 2023.2: oneDNN 3.2)")
+    #: The wheel whose libdnnl.so.3 this backend runs (None: the library found first, _lib.locate).
+    distribution: str | None = None
 
     def __init__(self) -> None:
         self._engine: g.Engine | None = None
 
+    def _bind(self) -> None:
+        # one libdnnl.so.3 per process: refused if this process already loaded another one (_lib.configure)
+        _lib.configure(self.distribution)
+
     def version(self) -> str:
+        self._bind()
         return g.version()
 
     def supports(self, case: CaseInstance) -> Support:
@@ -47,6 +55,7 @@ class OneDnnBackend(Backend):
         if spec is None:
             return Support.no(f"no oneDNN Graph builder for {case.domain}::{case.op} "
                               f"(builders: {', '.join(builders.BUILDERS)})")
+        self._bind()
         for dtype in case.input_dtypes:
             if dtype not in spec.dtypes:
                 return Support.no(f"dtype {dtype} not in oneDNN Graph {case.op}'s {'/'.join(spec.dtypes)}")
@@ -59,6 +68,7 @@ class OneDnnBackend(Backend):
         spec = builders.BUILDERS.get(case.op) if case.domain == builders.DOMAIN else None
         if spec is None:
             raise Unsupported(self.supports(case).reason)
+        self._bind()
         if self._engine is None:
             self._engine = g.Engine()  # reused across cases (saves ~0.3 ms of the ~4 ms a small case takes)
         try:
@@ -80,9 +90,31 @@ class OneDnnBackend(Backend):
                                              encoding="utf-8")
         for name in BINDING:
             copy_standalone(HERE / name, package / name)
-        config = {"binding": package.name, "op": dataclasses.asdict(spec), "attributes": dict(case.attributes)}
+        config = {"binding": package.name, "op": dataclasses.asdict(spec), "attributes": dict(case.attributes),
+                  "distribution": self.distribution}
         files = [f"{package.name}/{n}" for n in ("__init__.py", *BINDING)]
         return {"runner": "run_onednn.py", "files": [*files, *write_runner(HERE / "run_onednn.py", folder,
                                                                            "run_onednn", config)],
                 "format": "onednn-graph", "folder": package.name,
-                "library": "libdnnl.so.3 from $CONFORMANCE_ONEDNN_LIB or the onednn-cpu-gomp wheel"}
+                "library": (f"libdnnl.so.3 of the {self.distribution} wheel" if self.distribution else
+                            "libdnnl.so.3 from $CONFORMANCE_ONEDNN_LIB or the installed oneDNN wheel")}
+
+
+class OneDnnCurrentBackend(OneDnnBackend):
+    """The current oneDNN release from PyPI (``onednn`` 2026.x: oneDNN 3.13), beside the 2023 wheel's column.
+
+    Its libdnnl.so.3 lands where the 2023 wheel puts its own (``<prefix>/lib``), so the two live in separate
+    environments (tox envs suite-onednn and suite-onednn-current) and their results meet in ``conformance report``.
+    """
+
+    name = "onednn-current"
+    description = ("oneDNN Graph C API (CPU) via ctypes; the current release from PyPI (`onednn` wheel, TBB + SYCL "
+                   "runtimes preloaded from the environment)")
+    distribution = "onednn"
+
+    def __init__(self) -> None:
+        # fail at construction when the wheel is absent: `conformance backends` then says "not installed"
+        if _wheels.own_file(self.distribution, "libdnnl.so.3") is None:
+            raise ImportError(f"the {self.distribution!r} wheel is not installed "
+                              "(pip install 'conformance[onednn-current]', in an environment without onednn-cpu-gomp)")
+        super().__init__()

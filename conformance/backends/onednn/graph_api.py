@@ -210,7 +210,10 @@ class Engine(_Handle):
         self._alloc = ctypes.c_void_p()
         self._callbacks: tuple[Any, Any] | None = None
         if not with_allocator:
-            _call("dnnl_engine_create", ctypes.byref(self._h), int(EngineKind.cpu), index)
+            try:
+                _call("dnnl_engine_create", ctypes.byref(self._h), int(EngineKind.cpu), index)
+            except DnnlError as exc:
+                raise DnnlError(exc.call, exc.status, _lib.engine_failure_hint()) from None
             return
         libc = ctypes.CDLL(None)
         libc.aligned_alloc.restype = ctypes.c_void_p

@@ -1,7 +1,8 @@
 """Run one oneDNN Graph op as the ``onednn`` backend does: the runner an exported reproduction gets.
 
-The binding (``_lib.py``, ``graph_api.py``, ``single_op.py``) is copied verbatim into the package next to this
-file; ``run_onednn.json`` names it and holds the op's builder (``GraphOp`` as data) and the case's attributes.
+The binding (``_lib.py``, ``_wheels.py``, ``graph_api.py``, ``single_op.py``) is copied verbatim into the package
+next to this file; ``run_onednn.json`` names it and holds the op's builder (``GraphOp`` as data), the case's
+attributes and the wheel whose library the backend ran (``distribution``, None: the library found first).
 ImportError: libdnnl.so.3 cannot be loaded here; NotImplementedError: the library reports the op unsupported.
 """
 
@@ -22,7 +23,9 @@ def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
         sys.path.insert(0, str(here))
     package = config["binding"]
     try:
-        importlib.import_module(f"{package}._lib").load()
+        lib = importlib.import_module(f"{package}._lib")
+        lib.configure(config.get("distribution"))  # the wheel the backend ran (None: the library found first)
+        lib.load()
     except Exception as exc:  # noqa: BLE001 - no usable library: the runtime is missing here
         raise ImportError(f"libdnnl.so.3 not loadable (set CONFORMANCE_ONEDNN_LIB or install onednn-cpu-gomp): "
                           f"{exc}") from None

@@ -109,8 +109,9 @@ def run_op(spec: GraphOp, inputs: list[np.ndarray], attributes: dict[str, Any], 
         results, t_out = [], []
         for dst in dsts:
             out_lt = compiled.query_logical_tensor(dst.id)
-            # allocate what the library says it needs, then view it with the strides it chose
-            raw = np.zeros(max(out_lt.mem_size(), 1), dtype=np.uint8)
+            # allocate what the library says it needs, then view it with the strides it chose; at least one
+            # element, so the byte buffer can be viewed as the dtype when that is 0 (an empty output: oneDNN 3.13)
+            raw = np.zeros(max(out_lt.mem_size(), arrays[0].dtype.itemsize), dtype=np.uint8)
             t_out.append(stack.enter_context(g.Tensor(out_lt, eng, raw)))
             results.append((out_lt, raw))
         compiled.execute(stream, t_in, t_out)
