@@ -103,3 +103,24 @@ def test_tox_envs():
     envlist = parser["tox"]["envlist"]
     assert "tests" in envlist and "suite-onnxruntime" in envlist and "suite-openvino" in envlist
     assert "pytest" in parser["testenv:tests"]["commands"]
+
+
+def test_runtimes_outside_all_get_their_own_environment():
+    """A backend whose runtime cannot share [all]'s environment (onednn-current, onnxruntime-openvino) installs its
+    own extra in the workflow matrix and has its tox env with the same extra."""
+    import tomllib
+
+    matrix = load(ROOT / ".github" / "workflows" / "conformance.yml")["jobs"]["suite"]["strategy"]["matrix"]
+    includes = {i["backend"]: i["extras"].split(",") for i in matrix.get("include", [])}
+    assert {"onednn-current", "onnxruntime-openvino"} <= set(includes)
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    in_all = extras["all"][0].split("[", 1)[1].rstrip("]").split(",")
+    tox = configparser.ConfigParser()
+    tox.read(ROOT / "tox.ini")
+    for backend, wanted in includes.items():
+        assert backend in matrix["backend"] and "test" in wanted
+        own = [e for e in wanted if e != "test"]
+        assert own and all(e in extras and e not in in_all for e in own), (backend, own)
+        section = tox[f"testenv:suite-{backend}"]
+        assert set(own) <= {e.strip() for e in section["extras"].split(",")}
+        assert f"--backend={backend}" in section["commands"]
