@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,29 @@ def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
     path.write_text(rec("MaxPool", 22, "x", "float32", "ov", "pass").to_json() + "\n{nope\n")
     with pytest.raises(ValueError, match=r"bad.jsonl:2"):
         merge_files([path])
+
+
+def test_runtimes_from_separate_environments_merge_into_one_matrix(tmp_path: Path, capsys) -> None:
+    """onnxruntime-openvino and onednn-current run in environments of their own (they cannot be installed beside
+    [all]); `conformance report` over the result files puts every column side by side (docs/backends.md)."""
+    from conformance.cli.report import main as report_main
+
+    main_env = [rec("AveragePool", 22, "k2", "float32", "onnxruntime", "pass"),
+                rec("AveragePool", 22, "k2", "float32", "openvino", "pass"),
+                rec("AvgPool", 1, "k3", "float32", "onednn", "pass", domain="onednn")]
+    ovep = [rec("AveragePool", 22, "k2", "float32", "onnxruntime-openvino", "xfail", reason="expected failure: x")]
+    dnnl = [rec("AvgPool", 1, "k3", "float32", "onednn-current", "pass", domain="onednn")]
+    paths = []
+    for name, records in (("main", main_env), ("ovep", ovep), ("dnnl", dnnl)):
+        paths.append(tmp_path / name / "results.jsonl")
+        paths[-1].parent.mkdir()
+        write_records(paths[-1], records)
+    assert report_main([*map(str, paths), "-o", str(tmp_path / "merged")]) == 0
+    page = (tmp_path / "merged" / "index.html").read_text()
+    columns = re.findall(r'<th data-b="([^"]+)">', page)
+    assert columns == sorted(columns) and set(columns) == {"onnxruntime", "openvino", "onednn",
+                                                              "onnxruntime-openvino", "onednn-current"}
+    merged = merge_files(paths).records
+    assert {(r.id, r.backend) for r in merged} == {(r.id, r.backend) for r in main_env + ovep + dnnl}
+    terminal = capsys.readouterr().out
+    assert "onnxruntime-openvino" in terminal and "onednn-current" in terminal
