@@ -9,8 +9,9 @@ from conformance.backends.base import Backend
 from conformance.fuzz.engine import FuzzConfig, fuzz
 from conformance.fuzz.writer import write
 
-#: Backends that may abort the whole process on some inputs (FINDINGS.md): never fuzzed without isolation.
-NATIVE_ABORTING = ("onednn",)
+#: Backends that may abort the whole process on some inputs (docs/backends-onednn.md; OpenVINO EP: SIGFPE on a
+#: zero stride): never fuzzed without isolation.
+NATIVE_ABORTING = ("onednn", "onednn-current", "onnxruntime-openvino")
 
 
 def parser() -> argparse.ArgumentParser:
