@@ -169,11 +169,13 @@ def _check_reference(instance: CaseInstance, record: ResultRecord) -> None:
 
 
 def spec_claims(instance: CaseInstance, oracle: Oracle) -> list[str]:
-    """Contradictions between what a spec example claims (ir_xml) and the reference; each is an erratum."""
+    """Contradictions between what a spec example claims (ir_xml) and the reference, and defects of its published
+    literals (``text:``); each is an erratum."""
+    errata = [f"the published text of {t.name} is malformed: {d}"
+              for t in (*instance.case.inputs, *instance.case.outputs) for d in t.published_defects]
     example = instance.case.spec_example
     if example is None:
-        return []
-    errata = []
+        return errata
     if example.unknown_attributes:
         errata.append(f"the example uses attribute(s) {', '.join(example.unknown_attributes)} that "
                       f"{instance.op}-{instance.version} does not define")

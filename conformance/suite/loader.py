@@ -17,6 +17,7 @@ import yaml
 from conformance.suite.dtypes import DTYPE_NAMES, FLOAT_DTYPES
 from conformance.suite.irxml import IrXmlError, parse_layer
 from conformance.suite.model import DOMAINS, SOURCES, Case, SpecExample, TensorSpec
+from conformance.suite.published import PublishedTextError, read_literal
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 FILE_KEYS = {"op", "domain", "version", "versions", "cases", "defaults", "description", "import"}
@@ -24,7 +25,7 @@ CASE_KEYS = {
     "id", "source", "attributes", "inputs", "outputs", "dtypes", "layouts", "tolerance", "tags", "expect",
     "reason", "ir_xml", "version", "versions", "description",
 }
-TENSOR_KEYS = {"shape", "dtype", "data", "random", "arange"}
+TENSOR_KEYS = {"shape", "dtype", "data", "text", "random", "arange"}
 TOLERANCE_KEYS = {"atol", "rtol", "ulp", "scale", "backends"}
 LAYOUTS = ("NCX", "NXC")
 
@@ -334,9 +335,16 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> t
         dtype = body.get("dtype")
         if dtype is not None and dtype not in DTYPE_NAMES:
             raise ValueError(f"{key}.{name}: unknown dtype {dtype!r}")
-        sources = [k for k in ("data", "random", "arange") if k in body]
+        sources = [k for k in ("data", "text", "random", "arange") if k in body]
         if len(sources) > 1:
-            raise ValueError(f"{key}.{name}: give one of data, random, arange (got {', '.join(sources)})")
+            raise ValueError(f"{key}.{name}: give one of data, text, random, arange (got {', '.join(sources)})")
+        data, defects = body.get("data"), ()
+        if "text" in body:  # a literal as published, verbatim: its typos become errata, never silent fixes
+            try:
+                data, found = read_literal(str(body["text"]))
+            except PublishedTextError as exc:
+                raise ValueError(f"{key}.{name}: text: {exc}") from None
+            defects = tuple(found)
         random = body.get("random")
         if key == "inputs" and not sources and dtype in (None, *FLOAT_DTYPES):
             # inputs described only by a shape (spec examples) get a seed derived from the case id: stable
@@ -348,7 +356,7 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> t
         specs.append(
             TensorSpec(
                 name=str(name), shape=tuple(shape) if shape is not None else None, dtype=dtype,
-                data=body.get("data"), random=random, arange=body.get("arange"),
+                data=data, random=random, arange=body.get("arange"), published_defects=defects,
             )
         )
     return tuple(specs)

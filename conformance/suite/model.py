@@ -22,6 +22,8 @@ class TensorSpec:
     random: dict[str, Any] | None = None  # {seed, distribution, low, high, mean, std}
     arange: dict[str, Any] | None = None  # {start, step}
     array: np.ndarray | None = field(default=None, compare=False)  # already materialized (importers)
+    #: defects of a literal given as published text (``text:``), each one an erratum of the example
+    published_defects: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
