@@ -59,8 +59,9 @@ class Oracle:
         values there; None when the reference has no window description for the op (index outputs only)."""
         inst = self.instance
         try:
+            given = {i: x for i, x in enumerate(self.inputs) if i and x.dtype.kind in "iu"}
             indices, positions = reference.window_taps(inst.domain, inst.op, inst.version, self.inputs[0].shape,
-                                                       inst.attributes)
+                                                       inst.attributes, given)
         except (LookupError, ValueError):
             return None
         flat = self.inputs[0].reshape(-1)

@@ -23,7 +23,9 @@ from . import (
     onnx_lppool,
     onnx_maxpool,
     openvino_adaptive_avgpool,
+    openvino_adaptive_maxpool,
     openvino_avgpool,
+    openvino_maxpool,
 )
 from ._errors import SpecViolation, UnknownOp
 
@@ -51,6 +53,8 @@ _FAMILIES: dict[tuple[str, str], ModuleType] = {
     ("openvino", "AvgPool"): openvino_avgpool,
     ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avgpool,
     ("onednn", "AvgPool"): onednn_avgpool,
+    ("openvino", "MaxPool"): openvino_maxpool,
+    ("openvino", "AdaptiveMaxPool"): openvino_adaptive_maxpool,
 }
 # The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}
@@ -140,12 +144,16 @@ def window_indices(
 
 
 def window_taps(
-    domain: str, op: str, version: int, input_shape: tuple[int, ...], attributes: dict[str, Any]
+    domain: str, op: str, version: int, input_shape: tuple[int, ...], attributes: dict[str, Any],
+    input_values: dict[int, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(window_indices(...), positions)``: positions are the same taps as row-major flat offsets into the input
-    (-1 outside it), to read the value an index points at whatever the op's index convention is."""
+    (-1 outside it), to read the value an index points at whatever the op's index convention is.
+    ``input_values`` gives integer inputs the windows depend on (AdaptiveMaxPool's output_size)."""
     mod = _family(domain, op)
     if not hasattr(mod, "window_taps"):
         raise UnknownOp(f"{domain}::{op} has no index output")
     shape = tuple(int(d) for d in input_shape)
+    if input_values:
+        return mod.window_taps(resolve(domain, op, version), shape, dict(attributes), input_values)
     return mod.window_taps(resolve(domain, op, version), shape, dict(attributes))

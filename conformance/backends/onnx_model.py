@@ -38,8 +38,9 @@ def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
     rank = len(case.input_shapes[0])
     entry = ops.find(case.domain, case.op)
     outputs = [
-        helper.make_tensor_value_info(name, ONNX_TYPES[entry.output_dtype(i, case.dtype) if entry else case.dtype],
-                                      [f"{name}_d{d}" for d in range(rank)])
+        helper.make_tensor_value_info(
+            name, ONNX_TYPES[entry.output_dtype(i, case.dtype, case.attributes) if entry else case.dtype],
+            [f"{name}_d{d}" for d in range(rank)])
         for i, name in enumerate(case.output_names or ["y"])
     ]
     graph = helper.make_graph([node], _graph_name(case.id), inputs, outputs)

@@ -72,8 +72,10 @@ def _ties(actual: np.ndarray, differs: np.ndarray, values: np.ndarray, taps: Tap
     tap_index, tap_value = found
     for idx in map(tuple, np.argwhere(differs)):
         hits = np.nonzero(tap_index[idx] == actual[idx])[0]
-        if hits.size == 0:
-            continue
-        held, want = np.float64(tap_value[idx][hits[0]]), np.float64(values[idx])
-        ties[idx] = bool(held == want or (np.isnan(held) and np.isnan(want)))
+        want = np.float64(values[idx])
+        # several taps may share an index (OpenVINO MaxPool's axis: indices modulo the trailing dimensions)
+        for held in tap_value[idx][hits].astype(np.float64):
+            if held == want or (np.isnan(held) and np.isnan(want)):
+                ties[idx] = True
+                break
     return ties

@@ -132,6 +132,16 @@ def _output_size(change: str) -> Callable[[Draft, dict, dict, str], Parts]:
     return mutate
 
 
+def _bad_axis(d: Draft, a: dict, i: dict, t: str) -> Parts:
+    a["axis"] = d.rank + 2  # one past the last dimension: outside [-R, R - 1]
+    return a, i, t
+
+
+def _bad_index_type(d: Draft, a: dict, i: dict, t: str) -> Parts:
+    a["index_element_type"] = "u32"  # an element type, but not i32 or i64
+    return a, i, t
+
+
 MUTATIONS: dict[str, Callable[[Draft, dict, dict, str], Parts]] = {
     "kernel_zero": _kernel_zero, "stride_zero": _stride_zero, "pad_negative": _pad_negative,
     "dilation_zero": _dilation_zero, "kernel_length": _kernel_length, "empty_output": _empty_output,
@@ -140,6 +150,7 @@ MUTATIONS: dict[str, Callable[[Draft, dict, dict, str], Parts]] = {
     "missing_kernel": _missing("kernel_shape"), "missing_exclude_pad": _missing_exclude_pad,
     "later_attribute": _later_attribute, "output_size_zero": _output_size("zero"),
     "output_size_length": _output_size("length"), "output_size_float": _output_size("float"),
+    "bad_axis": _bad_axis, "bad_index_type": _bad_index_type,
 }
 
 

@@ -27,6 +27,8 @@ MODULES = (
     "openvino_avgpool",
     "openvino_adaptive_avgpool",
     "onednn_avgpool",
+    "openvino_maxpool",
+    "openvino_adaptive_maxpool",
 )
 #: The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}

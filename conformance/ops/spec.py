@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.dims import Dimension
 
+#: OpenVINO element type names an attribute may give an output (``dtype_attribute``) -> harness dtype names.
+ELEMENT_TYPE_NAMES = {"i32": "int32", "i64": "int64"}
 #: How an output is compared (conformance/compare/models.py implements each; docs/tolerance.md derives them).
 ERROR_MODELS = ("average", "exact", "index", "pnorm")
 
@@ -50,6 +52,17 @@ class Port:
     error_model: str = "exact"
     dtypes: tuple[str, ...] = ()  # for inputs of a fixed kind: the types allowed (e.g. int32, int64)
     of_values: int = 0  # index outputs: which output holds the values the indices point at
+    #: an attribute naming this output's element type in OpenVINO spelling (index_element_type "i32"/"i64");
+    #: ``dtype`` is its default when the attribute is left out
+    dtype_attribute: str | None = None
+
+    def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
+        """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""
+        if self.dtype_attribute and attributes and self.dtype_attribute in attributes:
+            named = ELEMENT_TYPE_NAMES.get(str(attributes[self.dtype_attribute]))
+            if named is not None:
+                return named
+        return self.dtype or instance_dtype
 
 
 @dataclass(frozen=True)
@@ -118,10 +131,10 @@ class OpEntry:
         since = self.resolve(version)
         return tuple(i for i in self.inputs if i.since <= since)
 
-    def output_dtype(self, index: int, instance_dtype: str) -> str:
+    def output_dtype(self, index: int, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
         outputs = self.outputs
         port = outputs[index] if index < len(outputs) else outputs[-1]
-        return port.dtype or instance_dtype
+        return port.dtype_for(instance_dtype, attributes)
 
     def error_model(self, index: int) -> Port:
         return self.outputs[index] if index < len(self.outputs) else self.outputs[-1]

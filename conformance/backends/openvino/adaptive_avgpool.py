@@ -13,9 +13,9 @@ from conformance.suite.model import CaseInstance
 
 
 def output_size_input(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """AdaptiveAvgPool's second input (spatial output size), kept in its own integer dtype."""
+    """The adaptive pools' second input (spatial output size), kept in its own integer dtype."""
     if len(inputs) != 2:
-        raise ValueError(f"AdaptiveAvgPool-8 takes two inputs (data, output_size), got {len(inputs)}")
+        raise ValueError(f"{case.op}-{case.version} takes two inputs (data, output_size), got {len(inputs)}")
     size = np.asarray(inputs[1])
     if size.dtype.name not in INDEX_TYPES:
         raise Unsupported(f"output_size of dtype {size.dtype} (the spec allows int32 and int64 only)")

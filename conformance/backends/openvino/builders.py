@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Support, Unsupported
-from conformance.backends.openvino import adaptive_avgpool, avgpool
+from conformance.backends.openvino import adaptive_avgpool, avgpool, maxpool
 from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
 from conformance.suite.model import CaseInstance
 
@@ -22,6 +22,8 @@ DOMAIN = "openvino"
 BUILDERS: dict[str, OpsetBuilder] = {
     "AvgPool": avgpool.BUILDER,
     "AdaptiveAvgPool": adaptive_avgpool.BUILDER,
+    "MaxPool": maxpool.BUILDER,
+    "AdaptiveMaxPool": maxpool.ADAPTIVE_BUILDER,
 }
 
 

@@ -59,7 +59,8 @@ def output_ports(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str
     reference's shapes with the registry's output dtypes."""
     count = len(case.output_names) or 1
     entry = ops.find(case.domain, case.op)
-    types = [ELEMENT_TYPES[entry.output_dtype(i, case.dtype) if entry else case.dtype] for i in range(count)]
+    types = [ELEMENT_TYPES[entry.output_dtype(i, case.dtype, case.attributes) if entry else case.dtype]
+             for i in range(count)]
     example = case.case.spec_example
     if example is not None and example.output_dims:
         return [(t, list(example.output_dims[min(i, len(example.output_dims) - 1)])) for i, t in enumerate(types)]

@@ -1,0 +1,103 @@
+"""OpenVINO MaxPool-1, -8 (dilations, an indices output typed by index_element_type and flattened from ``axis``),
+-14 (rounding_type ceil_torch). reference/openvino_maxpool.py holds the semantics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.ops import _pool, dims
+from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+
+INDICES, CEIL_TORCH = 8, 14
+INDEX_TYPES = ("i64", "i32")
+
+
+def _roundings(version: int) -> tuple[str, ...]:
+    return ("floor", "ceil", "ceil_torch") if version >= CEIL_TORCH else ("floor", "ceil")
+
+
+def _axis_kind(value: Any) -> str:
+    """The flattening the axis asks for: the whole tensor (0), per batch item (1), per plane (>= 2), or counted
+    from the end (negative)."""
+    axis = int(value)
+    return "negative" if axis < 0 else "0" if axis == 0 else "1" if axis == 1 else "spatial"
+
+
+def coverage(version: int) -> list[dims.Dimension]:
+    rounding = _roundings(version)
+    pad_of, round_of = dims.attr("auto_pad", "explicit"), dims.attr("rounding_type", "floor")
+    found = [
+        dims.Dimension("auto_pad", _pool.OV_AUTO_PAD, pad_of),
+        dims.Dimension("rounding_type", rounding, round_of),
+        dims.Dimension("auto_pad x rounding_type", dims.product(_pool.OV_AUTO_PAD, rounding),
+                       dims.combo(pad_of, round_of)),
+    ]
+    if version >= INDICES:
+        found += [
+            dims.Dimension("dilations", ("1", ">1"), dims.dilated),
+            dims.Dimension("index_element_type", INDEX_TYPES, dims.attr("index_element_type", "i64")),
+            dims.Dimension("axis", ("0", "1", "spatial", "negative"), dims.attr("axis", 0, _axis_kind)),
+            dims.Dimension("outputs", ("1", "2"), dims.output_count),
+        ]
+    return found
+
+
+def _attributes(draft: Any) -> dict[str, Any]:
+    attrs = _pool.begin_end_attributes(draft, "")
+    del attrs[""]  # MaxPool has no exclude-pad
+    if draft.auto_pad != "notset":
+        attrs["auto_pad"] = draft.auto_pad
+    if draft.version >= INDICES:
+        if any(d != 1 for d in draft.dilations):
+            attrs["dilations"] = _pool.ints(draft.dilations)
+        # the index convention varies with the draft's seed (deterministic per draft): every axis, both types
+        rank = draft.rank + 2
+        axis = draft.value_seed % (2 * rank) - rank
+        if axis:
+            attrs["axis"] = axis
+        if draft.value_seed % 3 == 0:
+            attrs["index_element_type"] = "i32"
+    return _pool.with_rounding(draft, attrs)
+
+
+def _later(draft: Any) -> dict[str, Any]:
+    if draft.version < INDICES:
+        return _pool.add_dilations(draft)
+    if draft.version < CEIL_TORCH:
+        return {"rounding_type": "ceil_torch"}
+    return {"exclude-pad": True}  # AvgPool's, no MaxPool version defines it
+
+
+def fuzz(since: int) -> FuzzSpec:
+    mutations = ["kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
+                 "rank_high", "bad_auto_pad", "bad_rounding", "later_attribute"]
+    if since >= INDICES:
+        mutations += ["dilation_zero", "bad_axis", "bad_index_type"]
+    return FuzzSpec(
+        attributes=_attributes, roundings=_roundings(since), dilations=since >= INDICES,
+        mutations=tuple(mutations), names={"kernel": "kernel", "pads": "pads_begin"},
+        later_attribute=_later, bad_auto_pad="SAME_UPPER",
+    )
+
+
+ENTRY = OpEntry(
+    domain="openvino", op="MaxPool", versions=(1, INDICES, CEIL_TORCH),
+    attributes=(
+        Attribute("strides", "ints", required=True),
+        Attribute("pads_begin", "ints", required=True),
+        Attribute("pads_end", "ints", required=True),
+        Attribute("kernel", "ints", required=True),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
+        Attribute("auto_pad", "enum", default="explicit", values=_pool.OV_AUTO_PAD),
+        Attribute("dilations", "ints", default="1 per axis", since=INDICES),
+        Attribute("index_element_type", "enum", default="i64", values=INDEX_TYPES, since=INDICES),
+        Attribute("axis", "int", default=0, since=INDICES),
+    ),
+    inputs=(Port("data"),),
+    outputs=(Port("output", error_model="exact"),
+             Port("indices", dtype="int64", since=INDICES, error_model="index", of_values=0,
+                  dtype_attribute="index_element_type")),
+    coverage=coverage, fuzz=fuzz, ir_layer="MaxPool", lowers_to=("ai.onnx/MaxPool",),
+    summary="maximum of each window; from 8 dilations and its index (axis, index_element_type), ceil_torch from 14",
+)
