@@ -31,6 +31,15 @@ EXPECTED_ERRATA = {
     **{f"openvino/AvgPool-{v}/spec_example_{n}[float32]": "claims output shape [1, 3, 32, 32]"
        for v in (1, 14, 16) for n in (1, 2)},
     "openvino/AdaptiveAvgPool-8/spec_example[float32]": "output_type",
+    # OpenVINO MaxPool: XML example 1 (same_upper, strides 2) claims 32x32; value example 1 claims -6 (index 5)
+    # where its window gives 3 (index 2); examples 3 and 4 print rows without a comma between them
+    **{f"openvino/MaxPool-{v}/spec_xml_example_1[float32]": "claims output shape [1, 3, 32, 32]" for v in (1, 8, 14)},
+    **{f"openvino/MaxPool-{v}/spec_example_1[float32]": "expected -6, got 3" for v in (1, 8)},
+    "openvino/MaxPool-14/shape_rules_example_1[float32]": "expected -6, got 3",
+    **{f"openvino/MaxPool-{v}/{name}[float32]": "missing ','" for v, name in (
+        (1, "spec_example_3"), (1, "spec_example_4"), (8, "spec_example_3"), (8, "spec_example_4"),
+        (14, "shape_rules_example_3"), (14, "shape_rules_example_4"))},
+    "openvino/AdaptiveMaxPool-8/spec_example[float32]": "output_type",
     # onnx prints these expected values with four decimals: 0.1511 where the inputs give 0.15105554
     # (docs/spec-notes.md); reported as an erratum of the node test, not absorbed by a looser tolerance
     "ai.onnx/AveragePool-22/test_averagepool_2d_ceil_last_window_starts_on_pad[float32]":
@@ -140,13 +149,22 @@ def test_every_negative_case_is_rejected_by_the_reference():
         assert rejected, (instance.id, record.reason)
 
 
+def _lines(text: str) -> str:
+    """Line by line without indentation (the .rst pages indent their code blocks; case files re-indent them)."""
+    return "\n".join(line.strip() for line in text.strip().splitlines())
+
+
 def test_ir_xml_blocks_are_verbatim_spec_text():
-    texts = {"AvgPool": (SPECS / "openvino-AvgPool-1.md").read_text(),
-             "AdaptiveAvgPool": (SPECS / "openvino-AdaptiveAvgPool-8.md").read_text()}
-    examples = [(c.op, c.spec_example) for _, c in corpus() if c.spec_example is not None]
-    assert len(examples) == 3 * 5 + 1
-    for op, example in examples:
-        assert example.xml.strip() in texts[op]
+    texts = {("AvgPool", 1): (SPECS / "openvino-AvgPool-1.md").read_text()}
+    texts.update({("AvgPool", v): (SPECS / f"openvino-AvgPool-{v}.rst.txt").read_text() for v in (14, 16)})
+    texts[("AdaptiveAvgPool", 8)] = (SPECS / "openvino-AdaptiveAvgPool-8.md").read_text()
+    texts.update({("MaxPool", v): (SPECS / f"openvino-MaxPool-{v}.rst.txt").read_text() for v in (1, 8, 14)})
+    texts[("AdaptiveMaxPool", 8)] = (SPECS / "openvino-AdaptiveMaxPool-8.rst.txt").read_text()
+    examples = [(c.op, c.versions, c.spec_example) for _, c in corpus() if c.spec_example is not None]
+    assert len(examples) == 3 * 5 + 1 + 1 + 3 * 3 + 1  # AvgPool-16 has a sixth
+    for op, versions, example in examples:
+        for version in versions:
+            assert _lines(example.xml) in _lines(texts[(op, version)])
 
 
 def test_adaptive_example_has_explicit_output_size():
