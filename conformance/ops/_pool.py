@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.ops import dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import Attribute
 
 ONNX_AUTO_PAD = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
@@ -91,3 +92,20 @@ def with_rounding(draft: Any, attrs: dict[str, Any]) -> dict[str, Any]:
 
 def add_dilations(draft: Any) -> dict[str, Any]:
     return {"dilations": [2] * draft.rank}
+
+
+def no_padding(config: Any) -> bool:
+    """A neutral configuration without any padding (explicit zeros or valid)."""
+    return config.auto_pad in ("notset", "valid") and not any(config.pads_begin) and not any(config.pads_end)
+
+
+def onnx_neutral(family: str, since: int, ceil_since: int, dilations_since: int,
+                 include_pad_since: int | None) -> NeutralSpec:
+    """How an ONNX windowed pool version spells a neutral configuration (its fuzz spelling)."""
+    include = () if family != "avg" else ((False, True) if include_pad_since is not None
+                                          and since >= include_pad_since else (False,))
+    return NeutralSpec(
+        family=family, roundings=("floor", "ceil") if since >= ceil_since else ("floor",), include_pad=include,
+        dilations=since >= dilations_since,
+        spell=lambda c: onnx_fuzz_attributes(c, ceil_since, dilations_since, include_pad_since),
+    )

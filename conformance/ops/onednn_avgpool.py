@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
 
 AUTO_PAD = ("None", "SAME_UPPER", "SAME_LOWER", "VALID")
@@ -43,6 +44,12 @@ def fuzz(since: int) -> FuzzSpec:
     )
 
 
+def neutral(since: int) -> NeutralSpec:
+    # one layout: the page compares values across specs, NXC is the suite's concern
+    return NeutralSpec(family="avg", spell=_attributes, roundings=("floor", "ceil"), include_pad=(False, True),
+                       layouts=("NCX",))
+
+
 ENTRY = OpEntry(
     domain="onednn", op="AvgPool", versions=(1,),
     attributes=(
@@ -56,6 +63,6 @@ ENTRY = OpEntry(
         Attribute("data_format", "enum", default="NXC", values=("NXC", "NCX")),
     ),
     inputs=(Port("src"),), outputs=(Port("dst", error_model="average"),),
-    coverage=coverage, fuzz=fuzz, lowers_to=("ai.onnx/AveragePool",),
+    coverage=coverage, fuzz=fuzz, lowers_to=("ai.onnx/AveragePool",), neutral=neutral,
     summary="average pooling; NXC or NCX layout",
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
 
 CEIL, DILATIONS, INCLUDE_PAD = 10, 19, 7
@@ -31,6 +32,10 @@ def fuzz(since: int) -> FuzzSpec:
     )
 
 
+def neutral(since: int) -> NeutralSpec:
+    return _pool.onnx_neutral("avg", since, CEIL, DILATIONS, INCLUDE_PAD)
+
+
 ENTRY = OpEntry(
     domain="ai.onnx", op="AveragePool", versions=(1, 7, 10, 11, 19, 22),
     attributes=(
@@ -39,6 +44,6 @@ ENTRY = OpEntry(
         Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=CEIL),
     ),
     inputs=(Port("X"),), outputs=(Port("Y", error_model="average"),),
-    coverage=coverage, fuzz=fuzz, node_tests=True,
+    coverage=coverage, fuzz=fuzz, node_tests=True, neutral=neutral,
     summary="average of each window; count_include_pad from 7, ceil_mode from 10, dilations from 19",
 )

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from conformance.ops import _pool
+from conformance.ops.neutral import ROUNDINGS, NeutralSpec
 from conformance.ops.spec import OpEntry, Port
+
+
+def _whole_input(config: Any) -> str:
+    if not _pool.no_padding(config) or tuple(config.kernel) != tuple(config.spatial):
+        return "GlobalAveragePool's one window is the whole unpadded input"
+    return ""
+
+
+def neutral(since: int) -> NeutralSpec:
+    # one window, the whole input: no rounding, divisor or dilation choice changes it
+    return NeutralSpec(family="avg", spell=lambda config: {}, roundings=ROUNDINGS, include_pad=(False, True),
+                       dilations=True, limits=_whole_input)
+
 
 ENTRY = OpEntry(
     domain="ai.onnx", op="GlobalAveragePool", versions=(1, 22),
     inputs=(Port("X"),), outputs=(Port("Y", error_model="average"),),
-    node_tests=True, summary="average over all spatial axes (output spatial dims 1)",
+    node_tests=True, neutral=neutral, summary="average over all spatial axes (output spatial dims 1)",
 )

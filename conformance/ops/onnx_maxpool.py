@@ -7,6 +7,7 @@ rule that a ceil-mode window starting in the right padding is dropped.
 from __future__ import annotations
 
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
 
 INDICES, CEIL, DILATIONS = 8, 10, 10
@@ -36,6 +37,10 @@ def fuzz(since: int) -> FuzzSpec:
     )
 
 
+def neutral(since: int) -> NeutralSpec:
+    return _pool.onnx_neutral("max", since, CEIL, DILATIONS, None)
+
+
 ENTRY = OpEntry(
     domain="ai.onnx", op="MaxPool", versions=(1, 8, 10, 11, 12, 22),
     attributes=(
@@ -46,6 +51,6 @@ ENTRY = OpEntry(
     inputs=(Port("X"),),
     outputs=(Port("Y", error_model="exact"),
              Port("Indices", dtype="int64", since=INDICES, error_model="index", of_values=0)),
-    coverage=coverage, fuzz=fuzz, node_tests=True,
+    coverage=coverage, fuzz=fuzz, node_tests=True, neutral=neutral,
     summary="maximum of each window, and its flat index (Indices) from 8",
 )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.ops import dims
+from conformance.ops import _pool, dims
+from conformance.ops.neutral import ROUNDINGS, NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry, Port
 
 
@@ -26,10 +27,31 @@ def _output_type(draft: Any) -> dict[str, Any]:
     return {"output_type": "i64"}
 
 
+def _tiles(config: Any) -> str:
+    """Adaptive windows equal fixed ones only when kernel = stride tiles each axis exactly, without padding."""
+    if not _pool.no_padding(config) or any(d != 1 for d in config.dilations):
+        return "AdaptiveAvgPool-8 has no padding or dilations (its windows tile the input)"
+    if any(k != s or n % k for k, s, n in zip(config.kernel, config.strides, config.spatial)):
+        return "AdaptiveAvgPool-8 windows equal fixed ones only when kernel = stride divides the input extent"
+    return ""
+
+
+def _output_size(config: Any) -> dict[str, dict[str, Any]]:
+    sizes = [n // k for n, k in zip(config.spatial, config.kernel)]
+    return {"output_size": {"shape": [len(sizes)], "dtype": "int64", "data": sizes}}
+
+
+def neutral(since: int) -> NeutralSpec:
+    # with exact tiling no window overhangs or touches padding: every rounding and divisor choice coincides
+    return NeutralSpec(family="avg", spell=lambda config: {}, roundings=ROUNDINGS,
+                       include_pad=(False, True), limits=_tiles, inputs=_output_size)
+
+
 ENTRY = OpEntry(
     domain="openvino", op="AdaptiveAvgPool", versions=(8,),
     inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
     outputs=(Port("output", error_model="average"),),
     coverage=coverage, fuzz=fuzz, ir_layer="AdaptiveAvgPool", lowers_to=("ai.onnx/AveragePool",),
+    neutral=neutral,
     summary="average over adaptive windows [floor(i*in/out), ceil((i+1)*in/out))",
 )

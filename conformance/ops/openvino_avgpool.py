@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
 
 CEIL_TORCH, DILATIONS = 14, 16
@@ -49,6 +50,11 @@ def fuzz(since: int) -> FuzzSpec:
     )
 
 
+def neutral(since: int) -> NeutralSpec:
+    return NeutralSpec(family="avg", spell=_attributes, roundings=_roundings(since), include_pad=(False, True),
+                       dilations=since >= DILATIONS)
+
+
 ENTRY = OpEntry(
     domain="openvino", op="AvgPool", versions=(1, 14, 16),
     attributes=(
@@ -64,5 +70,6 @@ ENTRY = OpEntry(
     ),
     inputs=(Port("data"),), outputs=(Port("output", error_model="average"),),
     coverage=coverage, fuzz=fuzz, ir_layer="AvgPool", lowers_to=("ai.onnx/AveragePool",),
+    neutral=neutral,
     summary="average pooling; ceil_torch rounding from 14, dilations from 16",
 )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.dims import Dimension
+    from conformance.ops.neutral import NeutralSpec
 
 #: OpenVINO element type names an attribute may give an output (``dtype_attribute``) -> harness dtype names.
 ELEMENT_TYPE_NAMES = {"i32": "int32", "i64": "int64"}
@@ -100,6 +101,7 @@ class OpEntry:
     node_tests: bool = False  # import the installed onnx's node tests of this op_type
     ir_layer: str | None = None  # the OpenVINO IR <layer type=...> this op is written as
     lowers_to: tuple[str, ...] = ()  # "domain/op" specs this op lowers to exactly, where its geometry allows
+    neutral: Callable[[int], NeutralSpec] | None = None  # how each version spells a spec-neutral configuration
     summary: str = ""
 
     @property

@@ -113,3 +113,26 @@ def test_ir_layers_resolve_to_their_entry():
     for entry in ops.entries():
         if entry.ir_layer:
             assert ops.by_ir_layer(entry.ir_layer) is entry
+
+
+NEUTRAL_SAMPLES = [
+    dict(kernel=(2,), strides=(2,), pads_begin=(0,), pads_end=(1,), rounding="ceil", include_pad=True),
+    dict(kernel=(2,), strides=(1,), pads_begin=(0,), pads_end=(0,), auto_pad="same_lower", dilations=(2,)),
+    dict(kernel=(4,), strides=(4,), pads_begin=(0,), pads_end=(0,), rounding="ceil_torch"),
+]
+
+
+@pytest.mark.parametrize("sample", NEUTRAL_SAMPLES)
+def test_neutral_spellings_use_only_the_versions_attributes(sample):
+    """A spelled configuration names only attributes its version defines (the page's cases must be valid)."""
+    from conformance.ops.neutral import FAMILIES, Configuration, Spelled, spell
+
+    for family in FAMILIES:
+        config = Configuration(id="s", family=family, input_shape=(1, 1, 8),
+                               **{"dilations": (1,), **sample})  # type: ignore[arg-type]
+        for found in spell(config, ops.entries()):
+            if isinstance(found, Spelled):
+                entry = ops.entry(found.domain, found.op)
+                assert set(found.attributes) <= entry.attribute_names(found.version), found
+                assert set(found.inputs) <= {p.name for p in entry.inputs_at(found.version)[1:]}, found
+    assert any(e.neutral is not None for e in ops.entries())
