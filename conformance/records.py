@@ -58,6 +58,12 @@ class ResultRecord:
     lowered: str = ""  # how a cross-spec lowering ran the case, if it did
     expectation: str = ""  # reason of the expectations entry that applied, if any
     repro: str = ""  # a command that reproduces this result
+    #: cases generated from a spec-neutral configuration (cases/cross-spec/) only: the configuration, and the
+    #: first output's values (NCX order, flattened; None where the spec leaves the value unspecified) of the
+    #: reference and of the backend, for the cross-spec page
+    configuration: dict[str, Any] = field(default_factory=dict)
+    reference_values: list[float | None] | None = None
+    actual_values: list[float | None] | None = None
 
     @property
     def item_id(self) -> str:

@@ -28,7 +28,26 @@ def new_record(instance: CaseInstance, backend: str, backend_version: str = "") 
         backend=backend, backend_version=backend_version, source=case.source, layout=instance.layout,
         attributes=dict(instance.attributes), input_shapes=[list(s) for s in instance.input_shapes],
         tags=list(case.tags), case_file=f"{case.file}:{case.line}" if case.line else case.file,
+        configuration=dict(case.configuration or {}),
     )
+
+
+#: The cross-spec page shows values; outputs larger than this carry their shape only.
+VALUES_LIMIT = 256
+
+
+def output_values(instance: CaseInstance, output: object, unspecified: np.ndarray | None = None) -> list | None:
+    """The first output flattened in channels-first order (None where unspecified), for configuration cases."""
+    if instance.case.configuration is None or not isinstance(output, np.ndarray) or output.size > VALUES_LIMIT:
+        return None
+    values, mask = output, unspecified
+    if instance.layout == "NXC" and output.ndim > 2:
+        values = np.moveaxis(output, -1, 1)
+        mask = None if mask is None else np.moveaxis(mask, -1, 1)
+    flat = values.astype(np.float64).reshape(-1).tolist()
+    if mask is not None and np.shape(mask) == np.shape(values):
+        flat = [None if m else v for v, m in zip(flat, np.asarray(mask).reshape(-1).tolist())]
+    return flat
 
 
 def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
@@ -55,6 +74,8 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
             f"no oracle: {oracle.unknown} and the case gives no literal outputs"
         )
         return
+    if expected is not None and oracle.outputs is not None:
+        record.reference_values = output_values(instance, expected[0], oracle.unspecified[0])
     try:
         actual = backend.run(instance, [x.copy() for x in oracle.inputs])
         record.lowered = str(optional(backend, "last_lowering") or "")
@@ -78,6 +99,8 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         record.reason = f"accepted invalid input (returned output shapes {shapes}); {instance.case.reason}".strip("; ")
         return
     outputs = list(actual) if isinstance(actual, list | tuple) else [actual]
+    if outputs:
+        record.actual_values = output_values(instance, outputs[0])
     _judge(record, oracle, expected, outputs, backend.name, optional(backend, "tolerance_scale"))
 
 
@@ -152,6 +175,7 @@ def _check_reference(instance: CaseInstance, record: ResultRecord) -> None:
         record.status, record.reason = "error", oracle.rejection or oracle.unknown
         return
     errata = spec_claims(instance, oracle)
+    record.reference_values = output_values(instance, oracle.outputs[0], oracle.unspecified[0])
     literal = oracle.literal
     if any(v is not None for v in literal):
         expected = [v if v is not None else o for v, o in zip(literal, oracle.outputs)]

@@ -112,9 +112,10 @@ class CaseVersion(pytest.Collector):
             params = "[" + instance.id.partition("[")[2]
             has_claims = instance.expect_error or instance.case.spec_example is not None or any(
                 t.data is not None or t.array is not None for t in instance.outputs
-            )
+            ) or instance.case.configuration is not None
             # the reference column exists where the case makes claims of its own (literal outputs, a spec
-            # example, an expected rejection)
+            # example, an expected rejection) and for configuration cases: their records are the spec semantics
+            # of the cross-spec page
             if state.with_reference and has_claims:
                 items.append(CaseItem.from_parent(self, name=f"reference{params}", instance=instance, backend=None))
             for backend in state.backends:

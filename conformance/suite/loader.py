@@ -193,6 +193,10 @@ def load_file(path: Path | str, display: str | None = None) -> LoadedFile:
 
 def load_text(text: str, file: str) -> LoadedFile:
     doc, lines = parse_yaml(text, file)
+    if isinstance(doc, dict) and "configurations" in doc:  # spec-neutral configurations (cases/cross-spec/)
+        from conformance.suite.crossspec import load_configurations
+
+        return load_configurations(doc, lines, file)
     if not isinstance(doc, dict):
         raise CaseFileError(file, 1, None, "a case file is a mapping with keys op, domain, versions, cases")
     unknown = set(doc) - FILE_KEYS

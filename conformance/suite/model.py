@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 DOMAINS = ("ai.onnx", "openvino", "onednn")
-SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz")
+SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz", "cross-spec")
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,9 @@ class Case:
     expect_error: bool = False
     reason: str = ""
     spec_example: SpecExample | None = None
+    #: a case generated from a spec-neutral configuration (cases/cross-spec/): the configuration, its
+    #: description and which spec versions cannot express it (carried into every record for the cross-spec page)
+    configuration: dict[str, Any] | None = field(default=None, compare=False)
     file: str = ""
     line: int = 0
 
