@@ -14,6 +14,7 @@ from pathlib import Path
 from conformance.records import FAILING, ResultRecord
 
 from .baseline import BaselineDiff, Transition, compare
+from .crossspec_html import render_cross_spec
 from .embed import FIELDS, finite
 from .html import render_html
 from .junit import write_junit
@@ -47,6 +48,7 @@ class ReportSummary:
     junit: Path
     results: Path
     records: list[ResultRecord] = field(default_factory=list, repr=False)
+    cross_spec: Path | None = None  # the cross-spec page, when records come from configuration cases
 
     @property
     def regressions(self) -> list[Transition]:
@@ -67,7 +69,13 @@ class ReportSummary:
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))
             lines += [f"  REGRESSION {t.id}::{t.backend}: {t.old} -> {t.new}  {t.reason}" for t in self.regressions]
         lines.append(f"HTML: {self.html}\nJUnit: {self.junit}\nmerged: {self.results}")
+        if self.cross_spec is not None:
+            lines.append(f"cross-spec: {self.cross_spec}")
         return "\n".join(lines) + "\n"
+
+
+#: The cross-spec page's file name, beside index.html.
+CROSS_SPEC = "cross-spec.html"
 
 
 def record_json(record: ResultRecord) -> str:
@@ -99,6 +107,13 @@ def build_reports(
     html, junit, results = out_dir / "index.html", out_dir / "junit.xml", out_dir / "results.jsonl"
     _write_records(results, records)
     write_junit(junit, records, name=title or "conformance")
+    when = generated or datetime.now(timezone.utc)
+    cross = render_cross_spec(records, generated=when, index=html.name)
+    cross_path = out_dir / CROSS_SPEC if cross is not None else None
+    if cross_path is not None:
+        cross_path.write_text(cross, encoding="utf-8")
+    elif (out_dir / CROSS_SPEC).exists():
+        (out_dir / CROSS_SPEC).unlink()  # a stale page must never pass for this run's
     html.write_text(
         render_html(
             records,
@@ -106,7 +121,8 @@ def build_reports(
             diff=diff,
             duplicates=merged.duplicates,
             sources=[str(p) for p in result_files],
-            generated=generated or datetime.now(timezone.utc),
+            generated=when,
+            cross_spec=CROSS_SPEC if cross_path is not None else None,
         ),
         encoding="utf-8",
     )
@@ -122,4 +138,5 @@ def build_reports(
         junit=junit,
         results=results,
         records=records,
+        cross_spec=cross_path,
     )

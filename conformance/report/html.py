@@ -179,6 +179,7 @@ def render_html(
     duplicates: Iterable[Duplicate] = (),
     sources: Sequence[str] = (),
     generated: datetime | None = None,
+    cross_spec: str | None = None,
 ) -> str:
     title = title or "Operator conformance report"
     when = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -216,6 +217,8 @@ def render_html(
             f"{_duplicates_html(dups)}</section>"
         )
     nav.append('<a href="#results">Results</a>')
+    if cross_spec:  # a page beside this one (conformance/report/crossspec_html.py)
+        nav.append(f'<a href="{escape(cross_spec)}">Cross-spec page</a>')
     parts.append(
         '<section id="results"><h2>Results <small>failing statuses shown by default; open a record for its '
         f'details and repro command</small></h2>{_filters(m, counts)}<div id="count"></div><div id="list"></div>'
