@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
 
 INDICES, CEIL_TORCH = 8, 14
@@ -60,6 +61,22 @@ def _attributes(draft: Any) -> dict[str, Any]:
     return _pool.with_rounding(draft, attrs)
 
 
+def _neutral_attributes(config: Any) -> dict[str, Any]:
+    """A neutral configuration in this version's names (default index convention: the page compares values)."""
+    attrs = {"kernel": _pool.ints(config.kernel), "strides": _pool.ints(config.strides),
+             "pads_begin": _pool.ints(config.pads_begin), "pads_end": _pool.ints(config.pads_end)}
+    if config.auto_pad != "notset":
+        attrs["auto_pad"] = config.auto_pad
+    if config.version >= INDICES and any(d != 1 for d in config.dilations):
+        attrs["dilations"] = _pool.ints(config.dilations)
+    return _pool.with_rounding(config, attrs)
+
+
+def neutral(since: int) -> NeutralSpec:
+    return NeutralSpec(family="max", spell=_neutral_attributes, roundings=_roundings(since),
+                       dilations=since >= INDICES)
+
+
 def _later(draft: Any) -> dict[str, Any]:
     if draft.version < INDICES:
         return _pool.add_dilations(draft)
@@ -98,6 +115,6 @@ ENTRY = OpEntry(
     outputs=(Port("output", error_model="exact"),
              Port("indices", dtype="int64", since=INDICES, error_model="index", of_values=0,
                   dtype_attribute="index_element_type")),
-    coverage=coverage, fuzz=fuzz, ir_layer="MaxPool", lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, ir_layer="MaxPool", lowers_to=("ai.onnx/MaxPool",), neutral=neutral,
     summary="maximum of each window; from 8 dilations and its index (axis, index_element_type), ceil_torch from 14",
 )
