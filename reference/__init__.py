@@ -16,6 +16,7 @@ import numpy as np
 
 from . import (
     onednn_avgpool,
+    onednn_maxpool,
     onnx_averagepool,
     onnx_globalaveragepool,
     onnx_globallppool,
@@ -55,6 +56,7 @@ _FAMILIES: dict[tuple[str, str], ModuleType] = {
     ("onednn", "AvgPool"): onednn_avgpool,
     ("openvino", "MaxPool"): openvino_maxpool,
     ("openvino", "AdaptiveMaxPool"): openvino_adaptive_maxpool,
+    ("onednn", "MaxPool"): onednn_maxpool,
 }
 # The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}

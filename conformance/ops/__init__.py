@@ -29,6 +29,7 @@ MODULES = (
     "onednn_avgpool",
     "openvino_maxpool",
     "openvino_adaptive_maxpool",
+    "onednn_maxpool",
 )
 #: The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}

@@ -11,11 +11,13 @@ from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
 AUTO_PAD = ("None", "SAME_UPPER", "SAME_LOWER", "VALID")
 # the documented lowercase spellings are read as the library's (docs/spec-notes.md)
 _AUTO_PAD_NAMES = {"none": "None", "same_upper": "SAME_UPPER", "same_lower": "SAME_LOWER", "valid": "VALID"}
+#: The auto_pad an instance exercises, in the library spelling (shared with MaxPool).
+auto_pad_of = dims.attr("auto_pad", "None", lambda v: _AUTO_PAD_NAMES.get(str(v), str(v)))
 
 
 def coverage(version: int) -> list[dims.Dimension]:
     rounding = ("floor", "ceil")
-    pad_of = dims.attr("auto_pad", "None", lambda v: _AUTO_PAD_NAMES.get(str(v), str(v)))
+    pad_of = auto_pad_of
     round_of = dims.attr("rounding_type", "floor")
     return [
         dims.Dimension("auto_pad", AUTO_PAD, pad_of),

@@ -81,7 +81,8 @@ BACKENDS = Path(lowering.__file__).resolve().parents[1]
 #: The only backend files that may name an operator: the builder tables, the builders and the lowerings.
 BUILDER_FILES = {"openvino/builders.py", "openvino/avgpool.py", "openvino/adaptive_avgpool.py",
                  "onednn/builders.py", "lowering/__init__.py", "lowering/pool.py", "lowering/model.py",
-                 "torch/builders.py", "openvino/maxpool.py", "lowering/openvino_maxpool.py"}
+                 "torch/builders.py", "openvino/maxpool.py", "lowering/openvino_maxpool.py",
+                 "lowering/onednn_maxpool.py"}
 
 
 def _named_ops(path: Path, names: set[str]) -> set[str]:

@@ -19,7 +19,7 @@ import onnx
 
 from conformance import ops
 from conformance.backends.base import Support, Unsupported
-from conformance.backends.lowering import openvino_maxpool, pool
+from conformance.backends.lowering import onednn_maxpool, openvino_maxpool, pool
 from conformance.backends.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
 from conformance.backends.onnx_model import build_model
 from conformance.suite.model import CaseInstance
@@ -41,6 +41,7 @@ LOWERINGS: dict[tuple[str, str], Lowering] = {
     ("onednn", "AvgPool"): Lowering("ai.onnx/AveragePool", pool.onednn_avgpool),
     ("openvino", "MaxPool"): Lowering("ai.onnx/MaxPool", openvino_maxpool.openvino_maxpool),
     ("openvino", "AdaptiveMaxPool"): Lowering("ai.onnx/MaxPool", openvino_maxpool.openvino_adaptive_maxpool),
+    ("onednn", "MaxPool"): Lowering("ai.onnx/MaxPool", onednn_maxpool.onednn_maxpool),
 }
 
 

@@ -142,7 +142,8 @@ def _geometry(spatial: list[int], a: dict) -> _Pool:
                               "ceil_torch disagree on whether it exists)")
         starts = [o * strides[i] - pb for o in range(out)]
         if a["exclude"] and any(s + extent <= 0 or not _touches(s, dilations[i], kernel[i], size) for s in starts):
-            raise NoLowering(f"axis {i}: a window lies entirely in padding with exclude-pad (0/0 is unspecified)")
+            raise NoLowering(f"axis {i}: a window lies entirely in padding with nothing to pool (unspecified: "
+                             "0/0 with exclude-pad, no maximum)")
         if not a["exclude"] and last_start + extent > size + pe:
             raise NoLowering(f"axis {i}: a ceil window overhangs the padded input while padding is counted "
                               "(the divisor differs between OpenVINO, oneDNN and ONNX)")

@@ -1,12 +1,7 @@
 """The oneDNN Graph builder table: onednn-domain op -> ``GraphOp`` (op kind, attribute table, spellings, dtypes).
 
-Adding an op to the ``onednn`` backend is one builder here and its line in ``BUILDERS``; e.g. MaxPool would be
-
-    def max_pool() -> GraphOp:
-        return GraphOp("MaxPool", g.OpKind.max_pool, {**POOL_ATTRIBUTES, "dilations": (g.OpAttr.dilations, "s64s")},
-                       spellings=SPELLINGS)
-
-(plus its registry entry in conformance/ops/, checked by tests/backends/test_builder_tables.py). Nothing here
+Adding an op to the ``onednn`` backend is one builder here and its line in ``BUILDERS`` (plus its registry entry
+in conformance/ops/, checked by tests/backends/test_builder_tables.py). Nothing here
 loads libdnnl: the enums are plain numbers from the C headers.
 """
 
@@ -40,9 +35,17 @@ def avg_pool() -> GraphOp:
                    spellings=SPELLINGS)
 
 
+def max_pool() -> GraphOp:
+    # dilations go through as the spec spells them: the Graph API counts from 1 (the library subtracts 1 for
+    # the primitive, which counts from 0)
+    return GraphOp("MaxPool", g.OpKind.max_pool, {**POOL_ATTRIBUTES, "dilations": (g.OpAttr.dilations, "s64s")},
+                   spellings=SPELLINGS)
+
+
 #: op -> its builder.
 BUILDERS: dict[str, GraphOp] = {
     "AvgPool": avg_pool(),
+    "MaxPool": max_pool(),
 }
 
 

@@ -1,0 +1,69 @@
+"""oneDNN Graph MaxPool (one version): dilations counted from 1, rounding floor/ceil, NXC (default) or NCX
+(reference/onednn_maxpool.py holds the semantics)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.ops import _pool, dims
+from conformance.ops.onednn_avgpool import AUTO_PAD, auto_pad_of
+from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+
+
+def coverage(version: int) -> list[dims.Dimension]:
+    rounding = ("floor", "ceil")
+    round_of = dims.attr("rounding_type", "floor")
+    return [
+        dims.Dimension("auto_pad", AUTO_PAD, auto_pad_of),
+        dims.Dimension("rounding_type", rounding, round_of),
+        dims.Dimension("auto_pad x rounding_type", dims.product(AUTO_PAD, rounding),
+                       dims.combo(auto_pad_of, round_of)),
+        dims.Dimension("dilations", ("1", ">1"), dims.dilated),
+        dims.Dimension("dilations x auto_pad", dims.product(("1", ">1"), AUTO_PAD),
+                       dims.combo(dims.dilated, auto_pad_of)),
+        dims.Dimension("layout", ("NXC", "NCX"), dims.attr("data_format", "NXC")),
+    ]
+
+
+def _attributes(draft: Any) -> dict[str, Any]:
+    attrs: dict[str, Any] = {
+        "kernel": _pool.ints(draft.kernel), "strides": _pool.ints(draft.strides),
+        "pads_begin": _pool.ints(draft.pads_begin), "pads_end": _pool.ints(draft.pads_end),
+    }
+    if draft.auto_pad != "notset":  # the library's spelling (the documented lowercase is an erratum)
+        attrs["auto_pad"] = draft.auto_pad.upper()
+    if any(d != 1 for d in draft.dilations):
+        attrs["dilations"] = _pool.ints(draft.dilations)
+    return _pool.with_rounding(draft, attrs)
+
+
+def _not_an_attribute(draft: Any) -> dict[str, Any]:
+    return {"exclude_pad": True}  # AvgPool's: MaxPool does not define it
+
+
+def fuzz(since: int) -> FuzzSpec:
+    return FuzzSpec(
+        attributes=_attributes, roundings=("floor", "ceil"), dilations=True, layouts=("NXC", "NCX"),
+        mutations=("kernel_zero", "stride_zero", "pad_negative", "dilation_zero", "kernel_length", "empty_output",
+                   "rank_low", "rank_high", "int_dtype", "bad_auto_pad", "bad_rounding", "later_attribute"),
+        names={"kernel": "kernel", "pads": "pads_begin"},
+        later_attribute=_not_an_attribute,
+    )
+
+
+ENTRY = OpEntry(
+    domain="onednn", op="MaxPool", versions=(1,),
+    attributes=(
+        Attribute("strides", "ints", required=True),
+        Attribute("pads_begin", "ints", required=True),
+        Attribute("pads_end", "ints", required=True),
+        Attribute("kernel", "ints", required=True),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil")),
+        Attribute("auto_pad", "enum", default="None", values=AUTO_PAD),
+        Attribute("dilations", "ints", default="1 per axis"),
+        Attribute("data_format", "enum", default="NXC", values=("NXC", "NCX")),
+    ),
+    inputs=(Port("src"),), outputs=(Port("dst", error_model="exact"),),
+    coverage=coverage, fuzz=fuzz, lowers_to=("ai.onnx/MaxPool",),
+    summary="maximum of each (dilated) window; NXC or NCX layout",
+)
