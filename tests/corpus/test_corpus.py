@@ -50,7 +50,7 @@ ABORTS_ONEDNN = {
     "AvgPool": {"ceil_window_in_padding_exclude", "pads_ge_kernel_exclude", "kernel_zero", "kernel_negative",
                 "negative_pads", "input_rank2", "kernel_larger_than_padded_input", "data_format_invalid"},
     "MaxPool": {"dilations_zero", "dilations_negative", "negative_pads", "input_rank2",
-                "kernel_larger_than_padded_input_stride2"},
+                "kernel_larger_than_padded_input_stride2", "kernel_rank_mismatch_3d_ceil"},
 }
 
 
