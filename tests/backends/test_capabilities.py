@@ -14,12 +14,12 @@ from conformance.backends.base import OPTIONAL, Backend, BackendProtocol, Unsupp
 from conformance.backends.onednn import builders as onednn_builders
 from conformance.backends.openvino import builders as openvino_builders
 
-ONNX_BACKENDS = ["onnxruntime", "onnx-reference", "openvino", "onnx-backend:onnxruntime.backend", "tract"]
+ONNX_BACKENDS = ["onnxruntime", "onnx-reference", "openvino", "onnx-backend:onnxruntime.backend", "tract", "iree"]
 
 
 def _create(name: str) -> Backend:
     module = {"onnx-reference": "onnx", "onnx-backend:onnxruntime.backend": "onnxruntime",
-              "openvino-ir": "openvino"}.get(name, name)
+              "openvino-ir": "openvino", "iree": "iree.runtime"}.get(name, name)
     if importlib.util.find_spec(module) is None:
         pytest.skip(f"{name} not installed")
     return registry.create(name)
@@ -31,7 +31,8 @@ def test_onnx_backends_list_every_registered_ai_onnx_op(name):
     assert "MaxPool" in ops.names("ai.onnx")
 
 
-@pytest.mark.parametrize("name", ["onnxruntime", "onnx-reference", "onnx-backend:onnxruntime.backend", "tract"])
+@pytest.mark.parametrize("name", ["onnxruntime", "onnx-reference", "onnx-backend:onnxruntime.backend", "tract",
+                                  "iree"])
 def test_onnx_only_backends_list_the_registry_entries_they_lower(name):
     lowered = _create(name).capabilities()["lowered"]
     assert len(lowered) == len([e for e in ops.entries() if e.lowers_to])

@@ -1,0 +1,81 @@
+"""Compiled IREE modules per model content: in memory for the run, optionally on disk across processes.
+
+IREE compiles every model ahead of time (LLVM codegen for llvm-cpu, ~1-2 s for one pooling node), while a
+compiled module runs in well under a millisecond. Cases differing only in their values (seeds, literal examples
+of one geometry) build the same model, so the module is cached under the SHA-256 of what determines it: the ONNX
+model's bytes, the compiler's version and the compile flags. The disk cache (``CONFORMANCE_IREE_CACHE`` =
+a folder, e.g. under the results folder) lets the xdist workers of a run, and later runs, share modules. It is
+trusted like the venv: a .vmfb is native code, so the folder must be the user's own (never a downloaded one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV = "CONFORMANCE_IREE_CACHE"
+
+
+@dataclass
+class CompileStats:
+    """What the cache saved: modules compiled (and their seconds), memory and disk hits."""
+
+    compiled: int = 0
+    compile_s: float = 0.0
+    memory_hits: int = 0
+    disk_hits: int = 0
+
+
+class ModuleCache:
+    def __init__(self, salt: str, folder: Path | None = None) -> None:
+        self.salt = salt  # compiler version + flags: a module compiled by another compiler is another module
+        self.folder = folder
+        self.stats = CompileStats()
+        self._modules: dict[str, bytes] = {}  # a pooling .vmfb is ~10 KB: a whole corpus fits in memory
+
+    @classmethod
+    def from_environment(cls, salt: str) -> ModuleCache:
+        folder = os.environ.get(ENV)
+        return cls(salt, Path(folder) if folder else None)
+
+    def key(self, model: bytes) -> str:
+        return hashlib.sha256(self.salt.encode() + b"\0" + model).hexdigest()
+
+    def get(self, model: bytes, compile_model: Callable[[], bytes]) -> bytes:
+        """The compiled module of ``model`` (ONNX bytes), compiling it on the first request only."""
+        key = self.key(model)
+        found = self._modules.get(key)
+        if found is not None:
+            self.stats.memory_hits += 1
+            return found
+        path = self.folder / f"{key}.vmfb" if self.folder else None
+        if path is not None and path.is_file():
+            self.stats.disk_hits += 1
+            found = path.read_bytes()
+        else:
+            start = time.perf_counter()
+            found = compile_model()  # raises: nothing cached, the error is the case's result
+            self.stats.compiled += 1
+            self.stats.compile_s += time.perf_counter() - start
+            if path is not None:
+                _write_atomically(path, found)
+        self._modules[key] = found
+        return found
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Another worker may write the same module at the same time: each writes its own file, then renames."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".vmfb")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,116 @@
+"""Import, compile and run an ONNX model with IREE as the ``iree`` backend does.
+
+The documented IREE path for ONNX: ``iree-import-onnx`` (here its Python form: onnx shape inference, then
+``iree.compiler.extras.onnx_importer`` to the torch-dialect MLIR), ``iree-compile`` for the llvm-cpu target
+(generic x86-64, so a cached module runs on any x86-64 CPU), and the IREE runtime's ``local-sync`` driver
+(single-threaded, deterministic). As a reproduction's runner it reads ``run_iree.json`` next to it
+({"model", "feeds"}) and ``run(inputs)`` returns the outputs. ImportError: IREE is not installed here;
+NotImplementedError: IREE does not implement the case (the harness's ``unsupported``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FUNCTION = "main"  # the graph (so the compiled function) is renamed to this: one module serves every case
+# IREE demotes float64 to float32 by default (the module's arguments become f32 buffers, so f64 inputs do not even
+# fit): float64 cases are float64 models, compiled as such
+FLAGS = ("--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic",
+         "--iree-input-demote-f64-to-f32=false")
+# iree-compile's words for an ONNX op, attribute or type its ONNX conversion does not implement: "unsupported"
+UNSUPPORTED_MARKERS = ("failed to legalize operation 'torch.operator'", "unsupported", "Unsupported",
+                       "not implemented", "NYI")
+
+
+def import_onnx(model: Any) -> str:
+    """The torch-dialect MLIR of an ``onnx.ModelProto``, as ``iree-import-onnx`` writes it."""
+    import onnx
+    from iree.compiler import ir
+    from iree.compiler.extras import onnx_importer
+
+    # iree-import-onnx runs the checker and shape inference first: the importer needs every value's type
+    onnx.checker.check_model(model)
+    model = onnx.shape_inference.infer_shapes(model)
+    model.graph.name = FUNCTION
+    info = onnx_importer.ModelInfo(model)
+    module = info.create_module(context=ir.Context()).operation
+    onnx_importer.NodeImporter.define_function(info.main_graph, module).import_all()
+    module.verify()
+    return module.get_asm()
+
+
+def compile_mlir(text: str) -> bytes:
+    """The VM flatbuffer (.vmfb) of imported MLIR, compiled for llvm-cpu.
+
+    In process through the compiler's C API (one session per process: starting ``iree-compile`` costs about as
+    much as compiling a pooling node); a failure is compiled again by the ``iree-compile`` tool, whose error
+    text the in-process API does not return.
+    """
+    from iree.compiler.api import Output, Source
+
+    invocation = _session().invocation()
+    source = Source.wrap_buffer(_session(), text.encode())
+    if invocation.parse_source(source) and invocation.execute():
+        output = Output.open_membuffer()
+        invocation.output_vm_bytecode(output)
+        return bytes(output.map_memory())
+    return _compile_tool(text)
+
+
+_SESSION: list[Any] = []
+
+
+def _session() -> Any:
+    if not _SESSION:
+        from iree.compiler.api import Session
+
+        session = Session()
+        session.set_flags("--iree-input-type=onnx", *FLAGS)
+        _SESSION.append(session)
+    return _SESSION[0]
+
+
+def _compile_tool(text: str) -> bytes:
+    import iree.compiler
+
+    try:
+        return iree.compiler.compile_str(text, input_type="onnx", extra_args=list(FLAGS))
+    except iree.compiler.CompilerToolError as exc:
+        message = " ".join(str(exc).split())
+        if any(marker in message for marker in UNSUPPORTED_MARKERS):
+            raise NotImplementedError(_first_error(str(exc))) from None
+        raise RuntimeError(_first_error(str(exc))) from None
+
+
+def _first_error(message: str) -> str:
+    """The first ``error:`` line of iree-compile's diagnostics (the rest is the command line and IR dumps)."""
+    lines = [line.strip() for line in message.splitlines() if "error:" in line]
+    return (lines[0] if lines else " ".join(message.split()))[:500]
+
+
+def load(vmfb: bytes) -> Any:
+    """The compiled module's entry function, in its own runtime context."""
+    import iree.runtime as rt
+
+    config = rt.Config("local-sync")
+    context = rt.SystemContext(config=config)
+    context.add_vm_module(rt.VmModule.copy_buffer(context.instance, vmfb))
+    return context.modules.module[FUNCTION]
+
+
+def run_function(function: Any, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    result = function(*[np.ascontiguousarray(a) for a in inputs])
+    outputs = result if isinstance(result, (tuple, list)) else [result]
+    return [np.asarray(o.to_host()) for o in outputs]
+
+
+def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
+    import onnx
+
+    config = json.loads(Path(__file__).with_suffix(".json").read_text(encoding="utf-8"))
+    model = onnx.load(str(Path(__file__).resolve().parent / config["model"]))
+    return run_function(load(compile_mlir(import_onnx(model))), inputs[: config["feeds"]])

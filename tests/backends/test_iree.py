@@ -1,0 +1,39 @@
+"""iree: ONNX models imported by IREE's importer, compiled for llvm-cpu and run by the IREE runtime (each new
+geometry compiles for ~1-5 s, so few cases here)."""
+
+from __future__ import annotations
+
+import pytest
+from backend_instances import instance
+
+from conformance.runner import run_backend
+
+pytest.importorskip("iree.compiler")
+pytest.importorskip("iree.runtime")
+
+from conformance.backends.iree.backend import IreeBackend  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def backend():
+    return IreeBackend()
+
+
+def test_maxpool_with_indices_matches_the_reference_and_compiles_once_per_geometry(backend):
+    before = backend.cache.stats.compiled
+    for dtype in ("float32", "float32"):
+        # one (n, c) plane: IREE counts Indices per plane, the spec over the whole tensor (expectations/iree.yaml)
+        case = instance("ai.onnx", "MaxPool", 12, {"kernel_shape": [2, 2], "pads": [1, 1, 1, 1]}, [1, 1, 5, 5],
+                        dtype, outputs={"Y": {}, "Indices": {}})
+        record = run_backend(case, backend)
+        assert record.status == "pass", record.reason
+    assert backend.cache.stats.compiled - before == 1
+    assert backend.cache.stats.memory_hits >= 1
+
+
+def test_float64_is_compiled_as_float64(backend):
+    # IREE's default demotes f64 to f32: the module would not even accept the float64 input
+    record = run_backend(instance("ai.onnx", "AveragePool", 19, {"kernel_shape": [3], "strides": [2]}, [1, 2, 9],
+                                  "float64"), backend)
+    assert record.status == "pass", record.reason
+    assert record.actual_dtype == "float64"

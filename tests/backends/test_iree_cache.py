@@ -1,0 +1,50 @@
+"""IREE's compiled-module cache: per model content, compiler and flags; in memory, and on disk when asked."""
+
+from __future__ import annotations
+
+from conformance.backends.iree.cache import ENV, ModuleCache
+
+
+def counting(result: bytes):
+    calls = []
+
+    def compile_model() -> bytes:
+        calls.append(1)
+        return result
+
+    return compile_model, calls
+
+
+def test_memory_cache_compiles_each_model_once():
+    cache = ModuleCache("iree 1.0 --flags")
+    compile_model, calls = counting(b"vmfb")
+    for model in (b"m1", b"m1", b"m1"):
+        assert cache.get(model, compile_model) == b"vmfb"
+    assert len(calls) == 1
+    assert (cache.stats.compiled, cache.stats.memory_hits, cache.stats.disk_hits) == (1, 2, 0)
+
+
+def test_the_key_covers_the_model_the_compiler_and_its_flags():
+    a, b = ModuleCache("iree 1.0 --x"), ModuleCache("iree 1.1 --x")
+    assert a.key(b"m") != b.key(b"m") and a.key(b"m") != a.key(b"n")
+    assert a.key(b"m") == ModuleCache("iree 1.0 --x").key(b"m")
+
+
+def test_disk_cache_is_shared_between_processes_and_written_whole(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV, str(tmp_path / "cache"))
+    first = ModuleCache.from_environment("salt")
+    compile_model, calls = counting(b"compiled")
+    first.get(b"model", compile_model)
+    second = ModuleCache.from_environment("salt")  # a fresh process: nothing in memory
+    assert second.get(b"model", compile_model) == b"compiled"
+    assert len(calls) == 1 and second.stats.disk_hits == 1
+    files = sorted(p.name for p in (tmp_path / "cache").iterdir())
+    assert files == [f"{first.key(b'model')}.vmfb"]  # no temporary file left behind
+
+
+def test_without_the_variable_nothing_is_written(tmp_path, monkeypatch):
+    monkeypatch.delenv(ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    cache = ModuleCache.from_environment("salt")
+    cache.get(b"model", counting(b"x")[0])
+    assert cache.folder is None and list(tmp_path.iterdir()) == []
