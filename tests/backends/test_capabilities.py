@@ -19,7 +19,7 @@ ONNX_BACKENDS = ["onnxruntime", "onnx-reference", "openvino", "onnx-backend:onnx
 
 def _create(name: str) -> Backend:
     module = {"onnx-reference": "onnx", "onnx-backend:onnxruntime.backend": "onnxruntime",
-              "openvino-ir": "openvino", "iree": "iree.runtime"}.get(name, name)
+              "openvino-ir": "openvino"}.get(name, name)
     if importlib.util.find_spec(module) is None:
         pytest.skip(f"{name} not installed")
     return registry.create(name)
