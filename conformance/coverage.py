@@ -137,10 +137,9 @@ def load_corpus(dirs: Sequence[Path], imports: bool = True) -> tuple[list[CaseIn
 
 
 def default_case_dirs() -> list[Path]:
-    here = Path.cwd() / "cases"
-    if here.is_dir():
-        return [here]
-    return [Path(__file__).resolve().parents[1] / "cases"]
+    from conformance.shipped import default_case_dirs as shipped
+
+    return shipped()
 
 
 # ---- output ------------------------------------------------------------------------------------------------
@@ -169,7 +168,8 @@ def format_table(report: list[SpecCoverage], show_all: bool = False) -> str:
 
 def coverage_main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="conformance coverage", description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", action="append", type=Path, help="case folder or file (repeatable; default cases/)")
+    parser.add_argument("--cases", action="append", type=Path,
+                        help="case folder or file (repeatable; default: the shipped corpus)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--no-imports", action="store_true", help="leave out import: sources (onnx node tests)")
     parser.add_argument("--all", action="store_true", help="list every combination, not only the gaps")

@@ -7,8 +7,6 @@ import fnmatch
 import sys
 from pathlib import Path
 
-from conformance.plugin.state import REPO_CASES
-
 
 def iter_instances(case_dirs: list[Path]):
     """(file, instance) for every case instance under the folders; broken files are reported on stderr."""
@@ -34,14 +32,18 @@ def iter_instances(case_dirs: list[Path]):
 
 def list_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="conformance list", description="List case instances.")
-    parser.add_argument("--cases", action="append", type=Path, help="case folder(s) (default: the repo's cases/)")
+    parser.add_argument("--cases", action="append", type=Path, default=[],
+                        help="extra case folder(s) or file(s), listed after the shipped corpus")
+    parser.add_argument("--no-default-cases", action="store_true", help="leave out the shipped corpus")
     parser.add_argument("--domain", help="ai.onnx | openvino | onednn")
     parser.add_argument("--op", help="operator name, e.g. AveragePool")
     parser.add_argument("--source", help="spec-example | onnx-example | onnx-node-test | edge | negative | ...")
     parser.add_argument("-k", help="glob over instance ids, e.g. '*ceil*'")
     args = parser.parse_args(argv)
     count = 0
-    for path, inst in iter_instances(args.cases or [REPO_CASES]):
+    from conformance.shipped import default_case_dirs
+
+    for path, inst in iter_instances(([] if args.no_default_cases else default_case_dirs()) + args.cases):
         if args.domain and inst.domain != args.domain or args.op and inst.op != args.op:
             continue
         if args.source and inst.source != args.source or args.k and not fnmatch.fnmatch(inst.id, args.k):

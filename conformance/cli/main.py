@@ -31,6 +31,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="conformance", description="Operator conformance test harness.")
     summary = "; ".join(f"{k}: {v[1]}" for k, v in COMMANDS.items())
     parser.add_argument("command", choices=sorted(COMMANDS), help=summary)
+    parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
+    if argv[:1] in (["-V"], ["--version"]):
+        from conformance.shipped import version
+
+        print(f"conformance {version()}")
+        return 0
     if not argv or argv[0] in ("-h", "--help"):
         parser.print_help()
         return 0 if argv else 2

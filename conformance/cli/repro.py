@@ -1,7 +1,7 @@
 """``conformance repro ID --backend B -o DIR``: a standalone reproduction of one result.
 
 ID is a case instance id (``ai.onnx/AveragePool-22/2d_ceil[float32]``) or an item id (``...::onnxruntime``, the
-backend then comes from it). The case is looked up in the repo's cases/ and any ``--cases`` folders; with
+backend then comes from it). The case is looked up in the shipped corpus and any ``--cases`` folders; with
 ``--results`` the matching record is read too (its observed error goes into the README, and its case file is
 searched when the id is not in the folders).
 """
@@ -44,9 +44,9 @@ def main(argv: list[str]) -> int:
     if not backend:
         return _fail("which backend? pass --backend NAME or an item id <instance>::<backend>")
 
-    from conformance.plugin.state import REPO_CASES
+    from conformance.shipped import default_case_dirs
 
-    folders = [REPO_CASES, *args.cases]
+    folders = [*default_case_dirs(), *args.cases]
     if record is not None and record.case_file:
         recorded = Path(record.case_file.rsplit(":", 1)[0])
         folders += [recorded] if recorded.is_file() else []

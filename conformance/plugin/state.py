@@ -12,15 +12,12 @@ from conformance.backends.base import Backend
 from conformance.records import ResultRecord
 
 state_key = pytest.StashKey["State"]()
-REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
 
 
-def default_case_dirs(config: pytest.Config) -> list[Path]:
-    here = Path(config.rootpath) / "cases"
-    for candidate in (here, REPO_CASES):
-        if candidate.is_dir():
-            return [candidate.resolve()]
-    return []
+def default_case_dirs(config: pytest.Config | None = None) -> list[Path]:
+    from conformance.shipped import default_case_dirs as shipped
+
+    return shipped()
 
 
 @dataclass
@@ -33,6 +30,7 @@ class State:
     records: list[ResultRecord] = field(default_factory=list)
     expectations: Any = None  # conformance.expectations.Expectations
     results_path: str | None = None
+    stale_lines: list[str] = field(default_factory=list)  # set at session finish, printed in the summary
 
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
