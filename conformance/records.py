@@ -1,6 +1,6 @@
-"""Result records: one JSON object per case instance × backend (DESIGN.md, "Result record").
+"""Result records: one JSON object per case instance × backend (docs/reports.md).
 
-Reports read records only. The fields of DESIGN.md are always present; the extra fields below them carry what a
+Reports read records only. The identifying fields (id to status) are always present; the extra fields carry what a
 report needs to explain a failure without re-running anything.
 """
 

@@ -1,4 +1,4 @@
-"""The backend protocol every runtime plugin implements (DESIGN.md, "Backend plugins").
+"""The backend protocol every runtime plugin implements (docs/backends.md).
 
 A backend knows nothing of pytest: it receives a case instance and its input arrays and returns output arrays,
 or raises. The harness turns what it raises into a result status:

@@ -1,7 +1,7 @@
 """onnx-reference: ``onnx.reference.ReferenceEvaluator`` on the model the harness builds.
 
 A second opinion from the ONNX project's own Python evaluator, not our oracle (reference/ is): its known
-divergences (FINDINGS.md, docs/backends.md) show up as failures like any backend's. OpenVINO and oneDNN cases
+divergences (docs/spec-notes.md, docs/backends.md) show up as failures like any backend's. OpenVINO and oneDNN cases
 run through an exact ONNX lowering where one exists (lowering/); ``last_lowering`` says which was used. The
 evaluation itself is runners/run_onnx_reference.py, the same file an exported reproduction runs.
 """

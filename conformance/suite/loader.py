@@ -1,4 +1,4 @@
-"""Load and validate case files (schema 1 of DESIGN.md).
+"""Load and validate case files (schema 1, docs/case-format.md).
 
 Errors name the file, the line and the case id. A file that cannot be read at all fails as a whole; a case that
 does not validate fails alone (``LoadedFile.errors``) and the file's other cases still run.

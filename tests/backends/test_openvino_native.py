@@ -150,7 +150,7 @@ def test_invalid_attributes_are_rejected_by_openvino_itself():
 
 
 def test_divergence_ceil_overhang_divided_by_the_full_kernel():
-    """FINDINGS.md: exclude-pad=false + ceil divides the overhanging window by the whole kernel."""
+    """docs/spec-notes.md V2: exclude-pad=false + ceil divides the overhanging window by the whole kernel."""
     instance = avgpool(1, {"kernel": [3], "strides": [2], "pads_begin": [1], "pads_end": [1], "exclude-pad": False,
                            "rounding_type": "ceil"}, [1, 1, 6])
     x = [np.arange(1, 7, dtype=np.float32).reshape(1, 1, 6)]

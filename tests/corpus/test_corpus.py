@@ -26,7 +26,7 @@ CASES = ROOT / "cases"
 SPECS = Path("/work/shared/specs")
 FILES = sorted(CASES.rglob("*.yaml"))
 
-#: Spec examples whose claims contradict the spec's own semantics (FINDINGS.md): instance id -> reason fragment.
+#: Spec examples whose claims contradict the spec's own semantics (docs/spec-notes.md): instance id -> reason fragment.
 EXPECTED_ERRATA = {
     **{f"openvino/AvgPool-{v}/spec_example_{n}[float32]": "claims output shape [1, 3, 32, 32]"
        for v in (1, 14, 16) for n in (1, 2)},
