@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+
+def workers(requested: str) -> str:
+    """``-n`` for pytest-xdist; "0" (serial, said once) when it is not installed."""
+    if requested != "0" and importlib.util.find_spec("xdist") is None:
+        print(f"conformance run: pytest-xdist is not installed: running serially instead of -n {requested} "
+              "(pip install pytest-xdist)", file=sys.stderr)
+        return "0"
+    return requested
 
 
 def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rN", f"--results={results}"]
+    if args.progress:
+        # the bar replaces the per-item letters; classic style: no "[100%]" column after them
+        cmd += ["--progress", "-o", "console_output_style=classic"]
     cmd += [f"--backend={b}" for b in (args.backend or ["all"])]
-    cmd += [f"--cases={c}" for c in args.cases]
-    if args.expectations:
-        cmd += [f"--expectations={e}" for e in args.expectations]
-    if args.workers != "0":
-        cmd += ["-n", args.workers]
+    # "--cases=X", never "--cases X": pytest reads a separate X as a path argument when it picks its rootdir
+    cmd += [f"--cases={Path(c).resolve()}" for c in args.cases]
+    cmd += [f"--expectations={Path(e).resolve()}" for e in args.expectations]
+    cmd += ["--no-default-cases"] if args.no_default_cases else []
+    cmd += ["--no-default-expectations"] if args.no_default_expectations else []
+    n = workers(args.workers)
+    if n != "0":
+        cmd += ["-n", n]
     if args.shard:
         cmd += [f"--shard={args.shard}"]
     cmd += [f"--isolation={args.isolation}", f"--case-timeout={args.case_timeout}"]
@@ -27,11 +44,16 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
     return cmd + list(args.pytest_args)
 
 
-def main(argv: list[str]) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="conformance run", description=__doc__)
     parser.add_argument("--backend", action="append", help="backend(s) to run (default: all installed)")
-    parser.add_argument("--cases", action="append", default=[], help="extra case folder (repeatable)")
-    parser.add_argument("--expectations", action="append", default=[], help="expectations file (repeatable)")
+    parser.add_argument("--cases", action="append", default=[],
+                        help="case folder or file added to the shipped corpus (repeatable)")
+    parser.add_argument("--no-default-cases", action="store_true", help="run only the --cases given")
+    parser.add_argument("--expectations", action="append", default=[],
+                        help="expectations file added to the shipped ones (repeatable)")
+    parser.add_argument("--no-default-expectations", action="store_true",
+                        help="apply only the --expectations given, not the shipped expectations/<backend>.yaml")
     parser.add_argument("-o", "--output", default="reports", help="report folder (default: reports)")
     parser.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (default: auto; 0: serial)")
     parser.add_argument("--shard", help="run shard i/n of the items")
@@ -40,8 +62,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--case-timeout", type=float, default=60, help="seconds per case before 'timeout'")
     parser.add_argument("-k", help="pytest -k expression over item ids")
     parser.add_argument("--baseline", action="append", help="result file(s) of a previous run: gate on regressions")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="pytest's own per-item letters instead of the progress bar/lines")
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.jsonl"
@@ -49,9 +77,13 @@ def main(argv: list[str]) -> int:
         results.unlink()  # a stale file must never pass for this run's results
     cmd = build_pytest_args(args, results)
     print("+ " + " ".join(cmd), flush=True)
+    start = time.monotonic()
     code = subprocess.call(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     if not results.exists():
         print(f"conformance run: pytest exited with {code} and wrote no results", file=sys.stderr)
+        if code == 5:
+            print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
+                  "the installed ones), -k, --shard and the case folders (`conformance list`)", file=sys.stderr)
         return code or 1
     from conformance.report import build_reports, format_terminal_matrix
 
@@ -60,5 +92,6 @@ def main(argv: list[str]) -> int:
     print()
     print(format_terminal_matrix(summary.records))
     print()
-    print(summary.text())
-    return code or summary.exit_code
+    print(summary.text(), end="")
+    print(f"elapsed: {time.monotonic() - start:.0f} s")
+    return code or summary.regression_code

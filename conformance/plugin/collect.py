@@ -10,24 +10,42 @@ from pathlib import Path
 
 import pytest
 
+from conformance.plugin import progress
 from conformance.plugin.items import BrokenCase, CaseFile
 from conformance.plugin.state import State, default_case_dirs, state_key
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: an operator conformance case item")
+    progress.register(config)
     backends = config.getoption("backend", default=[]) or []
     extra = [Path(p).resolve() for p in (config.getoption("cases", default=[]) or [])]
     explicit_yaml = [a for a in config.args if a.split("::")[0].endswith((".yaml", ".yml"))]
     if not backends and not extra and not explicit_yaml:
         return  # not a conformance run: stay out of the way of ordinary test suites
     dirs = ([] if config.getoption("no_default_cases") else default_case_dirs(config)) + extra
+    config.args[:] = [resolve_case_arg(arg, config.invocation_params.dir, dirs) for arg in config.args]
     state = State.create(config, backends, dirs)
     config.stash[state_key] = state
     # A malformed case file is one collection error; every other file still runs.
     config.option.continue_on_collection_errors = True
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args[:] = [str(d) for d in dirs]
+
+
+def resolve_case_arg(arg: str, here: Path, dirs: list[Path]) -> str:
+    """A node id as pytest printed it, passed back from anywhere: its file part is relative to pytest's rootdir
+    or, for the shipped corpus and case folders outside the rootdir, to the case folder. When it names no file
+    from the invocation folder, look it up in the case folders (first match) and make it absolute."""
+    path, sep, rest = arg.partition("::")
+    if not path.endswith((".yaml", ".yml")) or (here / path).exists() or Path(path).is_absolute():
+        return arg
+    for folder in dirs:
+        for base in (folder, folder.parent):  # relative to the folder, or naming it (``cases/onnx/x.yaml``)
+            candidate = base / path
+            if candidate.is_file():
+                return str(candidate) + sep + rest
+    return arg
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -11,9 +11,10 @@ from conformance.plugin.state import state_key
 
 
 def default_expectation_files(config: pytest.Config, backends: list[str]) -> list[Path]:
-    """The repository's ``expectations/<backend>.yaml`` of each selected backend."""
-    folder = Path(config.rootpath) / "expectations"
-    return [folder / f"{name}.yaml" for name in backends if (folder / f"{name}.yaml").is_file()]
+    """The shipped ``expectations/<backend>.yaml`` of each selected backend (package data, or the checkout's)."""
+    from conformance.shipped import expectation_file
+
+    return [path for path in map(expectation_file, backends) if path is not None]
 
 
 def load_expectations(config: pytest.Config, backends: list[str]):
@@ -78,10 +79,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = keep
 
 
-def stale_report(state) -> list[str]:
+def partial_run(config: pytest.Config, session: pytest.Session | None = None) -> str:
+    """Why this run is not the whole corpus ("" when it is): an entry may match an item left out, so only a whole
+    run can call an expectations entry stale."""
+    option = config.getoption
+    for name, why in (("shard", "--shard"), ("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect")):
+        if option(name, default=None):
+            return why
+    if any("::" in arg for arg in config.args):
+        return "node ids"
+    if session is not None and (session.shouldstop or session.shouldfail):
+        return "stopped early"
+    return ""
+
+
+def stale_report(state, session: pytest.Session | None = None) -> list[str]:
+    """One line per stale entry after a whole run; after a partial one a single line with their count."""
     if state.expectations is None or not state.expectations.entries:
         return []
-    if state.config.getoption("shard", default=None):
-        return []  # an entry may match an item of another shard: only a whole run can call it stale
     stale = state.expectations.stale([r.item_id for r in state.records])
-    return [f"{e.file}: entry {e.line} ({e.key}) matched no item of this run" for e in stale]
+    if state.config.getoption("no_default_cases", default=False):
+        # the shipped expectations describe the shipped corpus, which did not run
+        from conformance.shipped import expectations_dir
+
+        shipped = expectations_dir()
+        stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
+    why = partial_run(state.config, session)
+    if why:
+        return [f"{len(stale)} expectations entries matched no item of this partial run ({why}): not checked, "
+                "only a whole run can call an entry stale"] if stale else []
+    return [f"stale expectation: {e.file}: entry {e.line} ({e.key}) matched no item of this run" for e in stale]

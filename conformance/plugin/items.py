@@ -6,6 +6,7 @@ import contextlib
 import gc
 import json
 import os
+import shlex
 from collections.abc import Iterator
 
 import pytest
@@ -69,13 +70,15 @@ def gc_paused() -> Iterator[None]:
 
 
 def _display_path(node: pytest.File) -> str:
-    """The file as the user would type it: relative to the invocation folder (the node id when that is the
-    rootdir). Not Config.cwd_relative_nodeid: pytest 9 made it take a NodeId object, and a str failed there
-    whenever the case folder lies outside the invocation folder."""
+    """The file as the user would type it from the invocation folder: relative below it, absolute elsewhere (the
+    shipped corpus in site-packages, a case folder beside the project), so a command naming it works when pasted
+    where pytest ran. Not Config.cwd_relative_nodeid: pytest 9 made it take a NodeId object, and a str failed
+    there whenever the case folder lies outside the invocation folder."""
     try:
-        return os.path.relpath(node.path, node.config.invocation_params.dir).replace(os.sep, "/")
+        relative = os.path.relpath(node.path, node.config.invocation_params.dir).replace(os.sep, "/")
     except ValueError:  # another drive (Windows)
         return str(node.path)
+    return str(node.path) if relative.startswith("../") else relative
 
 
 class BrokenCase(pytest.Collector):
@@ -175,8 +178,14 @@ class CaseItem(pytest.Item):
 
 
 def repro_command(item: CaseItem, record: ResultRecord) -> str:
+    """The pytest command that runs this one item again, from the folder where this run started: the case file
+    as the user would type it there (not the node id, which is relative to pytest's rootdir or to the case
+    folder), then the case and item parts of the node id."""
     backend = "" if item.backend is None else f" --backend={item.backend.name}"
-    return f"pytest '{item.nodeid}'{backend} -p no:randomly"
+    case_file = item.getparent(CaseFile)
+    rest = item.nodeid[len(case_file.nodeid):] if case_file is not None else "::" + item.nodeid.split("::", 1)[-1]
+    path = _display_path(case_file) if case_file is not None else str(item.path)
+    return f"pytest {shlex.quote(path + rest)}{backend} -p no:randomly"
 
 
 def failure_text(record: ResultRecord) -> str:

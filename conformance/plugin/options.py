@@ -14,22 +14,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--cases", action="append", default=[], metavar="DIR",
-        help="extra case folder or file (repeatable); the repository's cases/ is always included",
+        help="case folder or file added to the shipped corpus (repeatable; --no-default-cases: instead of it)",
     )
-    group.addoption("--no-default-cases", action="store_true", help="do not include the repository's cases/")
+    group.addoption("--no-default-cases", action="store_true", help="leave out the shipped corpus")
     group.addoption(
         "--results", default=None, metavar="FILE",
-        help="write result records (JSON lines) here; default reports/results.jsonl when cases ran",
+        help="write result records (JSON lines) here; default reports/results.jsonl of the folder pytest runs from",
     )
     group.addoption("--no-reference", action="store_true", help="skip the 'reference' column items")
     group.addoption(
         "--expectations", action="append", default=[], metavar="FILE",
-        help="expectations file (known divergences, strict xfail); the repo's expectations/*.yaml always apply",
+        help="expectations file (known divergences, strict xfail), added to the shipped expectations/<backend>.yaml "
+        "(repeatable; --no-default-expectations: instead of them)",
     )
-    group.addoption("--no-default-expectations", action="store_true", help="ignore the repo's expectations/")
+    group.addoption("--no-default-expectations", action="store_true", help="leave out the shipped expectations files")
     group.addoption(
         "--strict-expectations", action="store_true",
         help="fail the run when an expectations entry matches no item (stale lists must not rot)",
+    )
+    group.addoption(
+        "--progress", action="store_true",
+        help="show done/total, elapsed time and the running item (a bar on a terminal, a line every 30 s elsewhere)",
     )
     group.addoption("--shard", default=None, metavar="I/N", help="run only shard I of N (balanced by case cost)")
     group.addoption(

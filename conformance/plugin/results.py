@@ -70,13 +70,18 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     state = config.stash.get(state_key, None)
     if state is None or hasattr(config, "workerinput") or not state.records:
         return
-    target = config.getoption("results") or str(Path(config.rootpath) / "reports" / "results.jsonl")
+    # default: reports/ of the folder pytest ran from, like `conformance run` (pytest's rootdir depends on which
+    # arguments look like paths: `--cases X` and `--cases=X` would pick different ones)
+    target = config.getoption("results") or str(config.invocation_params.dir / "reports" / "results.jsonl")
     records = sorted(state.records, key=lambda r: (r.id, r.backend))
     write_records(Path(target), records)
     state.results_path = target
-    from conformance.plugin.gate import stale_report
+    from conformance.plugin.gate import partial_run, stale_report
 
-    if config.getoption("strict_expectations") and stale_report(state) and session.exitstatus == 0:
+    stale = stale_report(state, session)
+    state.stale_lines = stale
+    if config.getoption("strict_expectations") and stale and not partial_run(config, session) \
+            and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -95,7 +100,5 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         tr.write_line(f"{backend:<28}" + "".join(f"{counts[backend][s]:>12}" for s in shown))
     if state.results_path:
         tr.write_line(f"result records: {state.results_path}")
-    from conformance.plugin.gate import stale_report
-
-    for line in stale_report(state):
-        tr.write_line(f"stale expectation: {line}", yellow=True)
+    for line in state.stale_lines:
+        tr.write_line(line, yellow=True)
