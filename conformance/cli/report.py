@@ -1,4 +1,7 @@
-"""``conformance report RESULTS.jsonl... [-o DIR] [--baseline OLD...]``: merge result files into one report."""
+"""``conformance report RESULTS.jsonl... [-o DIR] [--baseline OLD...]``: merge result files into one report.
+
+Exit codes: 0 green; 1 when any record fails (fail, error, crash, timeout, xpass) or regressed against the
+baseline (``--allow-failures``: regressions only); 2 on unreadable input."""
 
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", type=Path, default=Path("reports"), help="output folder")
     parser.add_argument("--baseline", type=Path, action="append", help="result file(s) of the previous run")
     parser.add_argument("--title", default="", help="report title")
+    parser.add_argument("--allow-failures", action="store_true",
+                        help="exit 0 despite failing records: only regressions against --baseline fail")
     args = parser.parse_args(argv)
     missing = [str(p) for p in args.results + (args.baseline or []) if not p.is_file()]
     if missing:
@@ -28,4 +33,8 @@ def main(argv: list[str]) -> int:
     print(format_terminal_matrix(summary.records))
     print()
     print(summary.text())
-    return summary.exit_code
+    code = summary.regression_code if args.allow_failures else summary.exit_code
+    if code and not summary.regressions:
+        print(f"conformance report: exit 1: {summary.failing} failing record(s) (--allow-failures: only "
+              "regressions against a baseline fail)", file=sys.stderr)
+    return code

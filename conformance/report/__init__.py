@@ -55,9 +55,15 @@ class ReportSummary:
         return self.diff.regressions if self.diff else []
 
     @property
-    def exit_code(self) -> int:
-        """1 on any regression against the baseline, else 0 (failures alone are the pytest run's verdict)."""
+    def regression_code(self) -> int:
+        """1 on any regression against the baseline, else 0 (``conformance report --allow-failures``)."""
         return 1 if self.regressions else 0
+
+    @property
+    def exit_code(self) -> int:
+        """1 on any failing record (fail, error, crash, timeout, xpass) or regression, else 0: a report of a red
+        run is red, with or without a baseline (docs/ci-gate.md)."""
+        return 1 if self.regressions or self.failing else 0
 
     def text(self) -> str:
         """A few lines for the terminal after the matrix."""

@@ -69,13 +69,13 @@ def test_new_removed_and_unchanged() -> None:
     assert diff.counts() == {"regressions": 0, "fixes": 0, "changes": 0, "new": 2, "removed": 1, "unchanged": 1}
 
 
-def test_build_reports_exit_code_follows_regressions(tmp_path: Path) -> None:
+def test_build_reports_exit_codes_follow_regressions_and_failures(tmp_path: Path) -> None:
     o1, n1 = pair("pass", "fail", "a")
     o2, n2 = pair("fail", "pass", "b")
     write_records(tmp_path / "old.jsonl", [o1, o2])
     write_records(tmp_path / "new.jsonl", [n1, n2])
     summary = build_reports([tmp_path / "new.jsonl"], tmp_path / "out", baseline=[tmp_path / "old.jsonl"])
-    assert summary.exit_code == 1
+    assert summary.exit_code == 1 and summary.regression_code == 1
     assert [t.id for t in summary.regressions] == [n1.id]
     assert [t.id for t in summary.diff.fixes] == [n2.id]
     assert "REGRESSION" in summary.text()
@@ -83,7 +83,13 @@ def test_build_reports_exit_code_follows_regressions(tmp_path: Path) -> None:
     assert 'id="baseline"' in html and "1 regression(s)" in html
     # Same files as baseline: nothing moved.
     same = build_reports([tmp_path / "new.jsonl"], tmp_path / "out2", baseline=[tmp_path / "new.jsonl"])
-    assert same.exit_code == 0 and same.diff.unchanged == 2
-    # No baseline: no diff, exit 0 even with failures (that verdict belongs to the test run).
+    assert same.regression_code == 0 and same.diff.unchanged == 2
+    assert same.exit_code == 1  # no regression, but a record still fails
+    # No baseline: no diff; the failing record alone fails the report (no regression to speak of).
     none = build_reports([tmp_path / "new.jsonl"], tmp_path / "out3")
-    assert none.diff is None and none.exit_code == 0 and none.failing == 1
+    assert none.diff is None and none.failing == 1 and none.exit_code == 1 and none.regression_code == 0
+    green = build_reports([tmp_path / "old.jsonl"], tmp_path / "out4", baseline=[tmp_path / "old.jsonl"])
+    assert green.failing == 1 and green.exit_code == 1  # o2 fails in both: known, still failing
+    passing = [o1]
+    write_records(tmp_path / "pass.jsonl", passing)
+    assert build_reports([tmp_path / "pass.jsonl"], tmp_path / "out5").exit_code == 0

@@ -1,0 +1,36 @@
+"""`conformance report` exit codes: a report of a red run is red (failing records), a regression against the
+baseline too; --allow-failures keeps only the regression gate; unreadable input is a usage error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from report_records import rec
+
+from conformance.cli.report import main
+from conformance.records import write_records
+
+
+def write(path: Path, *statuses: str) -> Path:
+    write_records(path, [rec("AveragePool", 22, f"c{i}", "float32", "onnxruntime", s) for i, s in enumerate(statuses)])
+    return path
+
+
+def test_failing_records_fail_the_report(tmp_path: Path, capsys):
+    green = write(tmp_path / "green.jsonl", "pass", "xfail", "unsupported", "erratum")
+    red = write(tmp_path / "red.jsonl", "pass", "xfail", "unsupported", "xpass")
+    assert main([str(green), "-o", str(tmp_path / "a")]) == 0
+    assert main([str(red), "-o", str(tmp_path / "b")]) == 1
+    assert "1 failing record(s)" in capsys.readouterr().err
+    assert main([str(red), "-o", str(tmp_path / "c"), "--allow-failures"]) == 0
+
+
+def test_regressions_fail_even_with_allow_failures(tmp_path: Path, capsys):
+    old = write(tmp_path / "old.jsonl", "pass", "fail")
+    new = write(tmp_path / "new.jsonl", "fail", "fail")
+    assert main([str(new), "--baseline", str(old), "-o", str(tmp_path / "a"), "--allow-failures"]) == 1
+    assert "REGRESSION" in capsys.readouterr().out
+    # c1 failed before and still fails: not a regression, but still a failing record
+    assert main([str(new), "--baseline", str(new), "-o", str(tmp_path / "b"), "--allow-failures"]) == 0
+    assert main([str(new), "--baseline", str(new), "-o", str(tmp_path / "c")]) == 1
+    assert main([str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "d")]) == 2
