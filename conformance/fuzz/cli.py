@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from typing import TextIO
 
 from conformance.backends.base import Backend
-from conformance.fuzz.engine import FuzzConfig, fuzz
+from conformance.fuzz.engine import Finding, FuzzConfig, FuzzReport, fuzz
 from conformance.fuzz.writer import write
 
 #: Backends that may abort the whole process on some inputs (docs/backends-onednn.md; OpenVINO EP: SIGFPE on a
 #: zero stride): never fuzzed without isolation.
 NATIVE_ABORTING = ("onednn", "onednn-current", "onnxruntime-openvino")
+DEFAULT_BUDGET = 200
 
 
 def parser() -> argparse.ArgumentParser:
@@ -20,9 +23,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--domain", required=True, choices=("ai.onnx", "openvino", "onednn"))
     p.add_argument("--version", required=True, type=int, help="op version (opset) to generate for")
     p.add_argument("--backend", required=True, help="backend name (as for pytest --backend)")
-    p.add_argument("--budget", type=int, default=200, help="number of generated cases (default 200)")
+    p.add_argument("--budget", type=int, default=None,
+                   help=f"number of generated cases (default {DEFAULT_BUDGET}; none with --time-budget alone)")
     p.add_argument("--seed", type=int, default=0, help="the same seed and budget give the same findings")
-    p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS", help="stop generating after this")
+    p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                   help="stop generating after this; alone, it is the only limit")
     p.add_argument("--invalid", action="store_true",
                    help="generate inputs the spec forbids: the reference rejects them, a backend must too")
     p.add_argument("--max-shrink", type=int, default=200, help="backend runs allowed per shrink (default 200)")
@@ -49,6 +54,44 @@ def make_backend(name: str, isolation: str = "auto", timeout: float = 30.0) -> B
     return wrap(None, name, mode=isolation, timeout=timeout)
 
 
+class Progress:
+    """Findings as they come, and where the run is: a line every ``interval`` seconds (redrawn in place on a
+    terminal), on stderr so that stdout keeps the summary."""
+
+    def __init__(self, config: FuzzConfig, out: TextIO = sys.stderr, interval: float = 5.0, clock=time.monotonic):
+        self.config, self.out, self.interval, self.clock = config, out, interval, clock
+        self.tty = out.isatty()
+        self.last = clock()
+        self.pending = False  # a redrawn line is on screen: end it before printing anything else
+
+    def status(self, report: FuzzReport) -> str:
+        cases = f"{report.cases}" + (f"/{self.config.budget}" if self.config.budget is not None else "")
+        limit = f"/{self.config.time_budget:.0f}" if self.config.time_budget else ""
+        return f"fuzz: {cases} cases, {report.elapsed_s:.0f}{limit} s, {len(report.findings)} finding(s)"
+
+    def __call__(self, report: FuzzReport, finding: Finding | None) -> None:
+        if finding is not None:
+            self._end_line()
+            print(f"finding: {finding.signature}: {finding.reason[:160]}", file=self.out, flush=True)
+        now = self.clock()
+        if now - self.last < (0.2 if self.tty else self.interval):
+            return
+        self.last = now
+        if self.tty:
+            print("\r" + self.status(report), end="", file=self.out, flush=True)
+            self.pending = True
+        else:
+            print(self.status(report), file=self.out, flush=True)
+
+    def _end_line(self) -> None:
+        if self.pending:
+            print(file=self.out)
+            self.pending = False
+
+    def close(self) -> None:
+        self._end_line()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -60,14 +103,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"conformance fuzz: cannot create backend {args.backend!r}: {exc}", file=sys.stderr)
         return 2
     config = FuzzConfig(
-        domain=args.domain, op=args.op, version=args.version, budget=args.budget, seed=args.seed,
+        domain=args.domain, op=args.op, version=args.version, seed=args.seed,
+        budget=args.budget if args.budget is not None or args.time_budget else DEFAULT_BUDGET,
         time_budget=args.time_budget, invalid=args.invalid, max_shrink=args.max_shrink,
     )
+    progress = Progress(config)
     try:
-        report = fuzz(backend, config)
+        report = fuzz(backend, config, progress)
     except LookupError as exc:  # reference.UnknownOp: no spec profile for this op/version
         print(f"conformance fuzz: {exc}", file=sys.stderr)
         return 2
+    finally:
+        progress.close()
     cases_path, summary = write(report, args.output)
     print(f"{report.cases} cases in {report.elapsed_s} s on {report.backend}: {len(report.findings)} finding(s)"
           + (" (time budget reached)" if report.stopped_by_time else ""))

@@ -7,9 +7,11 @@ what an earlier case found).
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -30,7 +32,7 @@ class FuzzConfig:
     domain: str
     op: str
     version: int
-    budget: int = 200
+    budget: int | None = 200  # cases; None: no cap (then a time budget ends the run)
     seed: int = 0
     time_budget: float | None = None
     invalid: bool = False
@@ -88,7 +90,11 @@ class _Runner:
         return None if result is None else result[0]
 
 
-def fuzz(backend: Backend, config: FuzzConfig) -> FuzzReport:
+def fuzz(backend: Backend, config: FuzzConfig,
+         progress: Callable[[FuzzReport, Finding | None], None] | None = None) -> FuzzReport:
+    """``progress(report, finding)`` is called after every case (finding: a new one, else None)."""
+    if config.budget is None and not config.time_budget:
+        raise ValueError("a fuzz run needs a case budget, a time budget or both")
     prof = profile(config.domain, config.op, config.version)
     runner = _Runner(backend, config)
     report = FuzzReport(config, backend.name, _version(backend))
@@ -96,7 +102,11 @@ def fuzz(backend: Backend, config: FuzzConfig) -> FuzzReport:
     deadline = start + config.time_budget if config.time_budget else None
     by_signature: dict[str, Finding] = {}
     raw_to_final: dict[str, str] = {}  # unshrunk signature -> finding signature: skip re-shrinking duplicates
-    for index in range(config.budget):
+    indices = range(config.budget) if config.budget is not None else itertools.count()
+    for index in indices:
+        report.elapsed_s = round(time.monotonic() - start, 3)
+        if progress is not None and index:
+            progress(report, None)
         if deadline is not None and time.monotonic() > deadline:
             report.stopped_by_time = True
             break
@@ -128,6 +138,8 @@ def fuzz(backend: Backend, config: FuzzConfig) -> FuzzReport:
         )
         by_signature[final] = finding
         report.findings.append(finding)
+        if progress is not None:
+            progress(report, finding)
     report.findings = merge_supersets(report.findings)
     report.elapsed_s = round(time.monotonic() - start, 3)
     return report

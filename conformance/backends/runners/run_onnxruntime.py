@@ -30,7 +30,10 @@ def create_session(ort: Any, model: bytes | str, provider: str, provider_options
     go to the provider, ``config`` entries to the session (``add_session_config_entry``)."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
-    options.log_severity_level = 3
+    # fatal only: onnxruntime logs every refused model at error level on stderr, then raises the same text, which
+    # the record keeps (a fuzz run would print hundreds of these lines in the middle of its own output)
+    options.log_severity_level = 4
+    ort.set_default_logger_severity(4)
     for key, value in (config or {}).items():
         options.add_session_config_entry(key, value)
     try:

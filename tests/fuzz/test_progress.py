@@ -1,0 +1,62 @@
+"""Fuzz runs say what they do while they run: findings as they come, progress lines; a time budget alone is a budget
+(no case cap behind it)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from conformance.fuzz.cli import DEFAULT_BUDGET, Progress, parser
+from conformance.fuzz.engine import FuzzConfig, fuzz
+
+PLANTED = FuzzConfig(domain="ai.onnx", op="AveragePool", version=19, budget=60, seed=3)
+
+
+def test_progress_callback_sees_every_case_and_each_finding_once(planted_backend):
+    seen, found = [], []
+    report = fuzz(planted_backend, PLANTED, lambda r, f: found.append(f) if f else seen.append(r.cases))
+    assert len(found) >= 1 and {f.signature for f in found} >= {f.signature for f in report.findings}
+    assert report.skipped_draws == 0 and report.cases == PLANTED.budget
+    assert seen == list(range(1, PLANTED.budget))  # after every case but the last (the summary reports that)
+
+
+def test_time_budget_alone_is_not_capped(reference_backend):
+    config = FuzzConfig(domain="ai.onnx", op="AveragePool", version=22, budget=None, time_budget=3.0, seed=1)
+    report = fuzz(reference_backend, config)
+    assert report.stopped_by_time and report.cases > 0
+    assert report.elapsed_s >= 3.0
+    with pytest.raises(ValueError, match="budget"):
+        fuzz(reference_backend, FuzzConfig(domain="ai.onnx", op="AveragePool", version=22, budget=None))
+
+
+def test_cli_budget_defaults():
+    # the default case budget applies only without a time budget
+    args = parser().parse_args(["--op", "AveragePool", "--domain", "ai.onnx", "--version", "22", "--backend", "x",
+                                "--time-budget", "60"])
+    assert args.budget is None and args.time_budget == 60
+    assert DEFAULT_BUDGET == 200
+
+
+class _Report:
+    def __init__(self, cases: int, findings: int, elapsed: float):
+        self.cases, self.findings, self.elapsed_s = cases, [object()] * findings, elapsed
+
+
+class _Finding:
+    signature = "ai.onnx/AveragePool-22 fail-values [pads]"
+    reason = "Y: 3 of 4 elements differ"
+
+
+def test_progress_lines_and_findings_as_they_come():
+    now = [0.0]
+    out = io.StringIO()
+    progress = Progress(FuzzConfig(domain="ai.onnx", op="AveragePool", version=22, budget=None, time_budget=60),
+                        out=out, interval=5.0, clock=lambda: now[0])
+    progress(_Report(3, 0, 1.0), None)  # within the interval: nothing yet
+    assert out.getvalue() == ""
+    progress(_Report(4, 1, 1.5), _Finding())  # a finding is printed at once
+    assert out.getvalue() == "finding: ai.onnx/AveragePool-22 fail-values [pads]: Y: 3 of 4 elements differ\n"
+    now[0] = 6.0
+    progress(_Report(40, 1, 6.0), None)
+    assert out.getvalue().splitlines()[-1] == "fuzz: 40 cases, 6/60 s, 1 finding(s)"
