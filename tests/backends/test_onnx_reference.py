@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import yaml
 
@@ -66,3 +67,19 @@ def test_divergence_dilations_ignored_for_valid_shape():
     # VALID, kernel 2 dilated by 2 on 6 elements: extent 3 -> 4 outputs; onnx.reference computes 5.
     record = run_backend(onnx({"kernel_shape": [2], "dilations": [2], "auto_pad": "VALID"}, [1, 1, 6]), BACKEND)
     assert record.status == "fail" and record.actual_shape == [1, 1, 5] and record.expected_shape == [1, 1, 4]
+
+
+def test_numpy_warnings_of_the_evaluation_stay_quiet_and_the_values_are_compared(recwarn):
+    """A window entirely in padding: onnx.reference averages an empty slice (numpy warns, once per element); the NaN
+    it returns is still its answer, compared and recorded, without a RuntimeWarning reaching the run's output."""
+    from onnx import TensorProto, helper
+
+    from conformance.backends.runners.run_onnx_reference import evaluate
+
+    node = helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2], pads=[0, 3], ceil_mode=0)
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+    (y,) = evaluate(model, [np.arange(1, 4, dtype=np.float32).reshape(1, 1, 3)])
+    assert y.shape == (1, 1, 5) and np.isnan(y[0, 0, -1])  # its answer for the window in padding, kept
+    assert [w for w in recwarn if issubclass(w.category, RuntimeWarning)] == []
