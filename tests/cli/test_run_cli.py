@@ -68,3 +68,25 @@ def test_nothing_collected_says_what_to_check(one_case, capfd):
     assert run.main([*one_case, "-k", "no_such_case"]) == 5
     err = capfd.readouterr().err
     assert "no case item was collected" in err and "conformance backends" in err
+
+
+def test_backends_lists_a_backend_whose_runtime_is_missing(monkeypatch, capsys):
+    """An install without an extra: the entry point loads, its runtime library does not; the list goes on."""
+    from conformance.backends import registry
+    from conformance.cli.listing import backends_main
+
+    real = registry.create
+
+    def create(name, *args, **kwargs):
+        backend = real(name, *args, **kwargs)
+        if name == "onnx-reference":
+            def version():
+                raise OSError("libsomething.so.3 not found")
+            monkeypatch.setattr(backend, "version", version)
+        return backend
+
+    monkeypatch.setattr(registry, "create", create)
+    assert backends_main([]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert f"{'onnx-reference':<20} not usable      OSError: libsomething.so.3 not found" in lines
+    assert any(line.startswith("onnxruntime ") and "not " not in line[:40] for line in lines)
