@@ -86,7 +86,8 @@ def readme_command(marker: str) -> str:
 def test_readme_commands_and_ci_entry():
     main_cmd, test_cmd = readme_command("main-command"), readme_command("test-command")
     for cmd in (main_cmd, test_cmd):
-        assert 'pip install -e ".[all,test]"' in cmd and cmd.startswith("python3 -m venv")
+        # the versions the repository's expectations were recorded against
+        assert 'pip install -e ".[all,test]" -c constraints.txt' in cmd and cmd.startswith("python3 -m venv")
     assert "conformance run" in main_cmd and "pytest" in test_cmd
     extracted = subprocess.run(
         ["awk", "/<!-- test-command -->/{found=1; next} found && /^```/{if (inblock) exit; inblock=1; next} "
