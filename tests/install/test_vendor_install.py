@@ -218,6 +218,7 @@ def test_action_and_workflow_steps_find_the_previous_run(venv: Path, wheel: Path
     merge = yaml.safe_load(WORKFLOW.read_text())["jobs"]["merge"]["steps"]
     merge_steps = [s for s in merge if "run" in s and "pip install" not in s["run"]]  # installed: the venv
     jobs = tmp_path / "merge"
+    shutil.copytree(ROOT / ".github", jobs / ".github")  # what actions/checkout brings that the steps use
     shutil.copytree(workspace / inputs["output"], jobs / "shards" / artifact)
     env, store = _github(tmp_path, venv, 202)
     _publish(store, 201, "success", "merged-conformance-report", workspace / inputs["output"])
