@@ -40,6 +40,9 @@ class _FakeOrt:
 
         return Options()
 
+    def set_default_logger_severity(self, level: int) -> None:  # create_session quiets the native logger
+        self.severity = level
+
     def InferenceSession(self, model, options, **kwargs):  # noqa: N802
         self.kwargs = kwargs
         if self.error:
