@@ -117,20 +117,63 @@ def finite(value: Any) -> Any:
     return value
 
 
-def write_records(path: Path, records: Iterable[ResultRecord]) -> None:
+#: A results file may carry ``{"meta": {...}}`` lines besides records: what kind of run wrote it (``partial``: a
+#: ``-k`` or shard run; ``interrupted``: the run did not finish, and why). Record readers skip them.
+META = "meta"
+
+#: The type every record field must have when read back (a number field may be "nan"/"inf", see ``finite``).
+_NUM, _OPT = (int, float, str), type(None)
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    **dict.fromkeys(("id", "op", "domain", "dtype", "backend", "backend_version", "status", "reason", "tolerance",
+                     "source", "case_file", "nodeid", "lowered", "expectation", "repro"), (str,)),
+    "version": (int,), "unspecified": (int,), "duration_s": _NUM,
+    **dict.fromkeys(("mismatches", "elements"), (int, _OPT)),
+    **dict.fromkeys(("max_abs_err", "max_rel_err", "max_ulp"), (*_NUM, _OPT)),
+    **dict.fromkeys(("expected_shape", "actual_shape", "error_grid"), (list, _OPT)),
+    **dict.fromkeys(("expected_dtype", "actual_dtype", "layout"), (str, _OPT)),
+    "attributes": (dict,),
+    **dict.fromkeys(("input_shapes", "tags", "worst", "outputs"), (list,)),
+}
+
+
+def check_types(data: Any) -> None:
+    """Raise TypeError naming the first field of the wrong type (a results file is input, not trusted)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"expected a JSON object, got {type(data).__name__}")
+    for name, types in FIELD_TYPES.items():
+        if name in data and (not isinstance(data[name], types) or isinstance(data[name], bool)):
+            want = " or ".join("null" if t is _OPT else t.__name__ for t in types)
+            raise TypeError(f"field {name!r} must be {want}, not {type(data[name]).__name__} ({data[name]!r:.60})")
+
+
+def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, Any] | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as out:
+        if meta:
+            out.write(json.dumps({META: meta}) + "\n")
         for record in records:
             out.write(record.to_json() + "\n")
 
 
-def read_records(path: Path) -> Iterator[ResultRecord]:
-    """Read a JSON-lines file; a malformed line raises ValueError naming file and line."""
-    with Path(path).open(encoding="utf-8") as src:
-        for number, line in enumerate(src, 1):
-            if not line.strip():
-                continue
-            try:
-                yield ResultRecord.from_dict(json.loads(line))
-            except (ValueError, TypeError) as exc:
-                raise ValueError(f"{path}:{number}: not a result record: {exc}") from exc
+def read_records(path: Path, meta: list[dict[str, Any]] | None = None) -> Iterator[ResultRecord]:
+    """Read a JSON-lines file; a malformed line raises ValueError naming file and line.
+
+    ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise.
+    """
+    try:
+        with Path(path).open(encoding="utf-8") as src:
+            for number, line in enumerate(src, 1):
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                    if isinstance(data, dict) and set(data) == {META} and isinstance(data[META], dict):
+                        if meta is not None:
+                            meta.append(data[META])
+                        continue
+                    check_types(data)
+                    yield ResultRecord.from_dict(data)
+                except (ValueError, TypeError) as exc:
+                    raise ValueError(f"{path}:{number}: not a result record: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text: {exc}") from None

@@ -57,6 +57,8 @@ def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
         _run_backend(instance, backend, record)
     except Exception as exc:  # a harness-side failure must still cost one result, not the run
         record.status, record.reason = "error", f"harness error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+    except SystemExit as exc:  # an in-process backend calling sys.exit: its case crashed, the run goes on
+        record.status, record.reason = "crash", f"the backend called sys.exit({exc.code!r})\n{traceback.format_exc()}"
     record.duration_s = round(time.perf_counter() - start, 6)
     return record
 

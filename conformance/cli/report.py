@@ -33,6 +33,9 @@ def main(argv: list[str]) -> int:
     print(format_terminal_matrix(summary.records))
     print()
     print(summary.text())
+    if not summary.total:  # nothing ran, or everything was lost: never a green report
+        print(f"conformance report: no result records in {', '.join(map(str, args.results))}", file=sys.stderr)
+        return max(summary.exit_code, 2)
     code = summary.regression_code if args.allow_failures else summary.exit_code
     if code and not summary.regressions:
         print(f"conformance report: exit 1: {summary.failing} failing record(s) (--allow-failures: only "

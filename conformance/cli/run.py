@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+#: exit code of a run that did not finish (interrupted, or pytest died before writing its results)
+EXIT_INCOMPLETE = 3
 
 
 def workers(requested: str) -> str:
@@ -78,13 +82,20 @@ def main(argv: list[str]) -> int:
     cmd = build_pytest_args(args, results)
     print("+ " + " ".join(cmd), flush=True)
     start = time.monotonic()
-    code = subprocess.call(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    code = run_forwarding_signals(cmd, {**os.environ, "PYTHONUNBUFFERED": "1"})
+    incomplete = False
     if not results.exists():
-        print(f"conformance run: pytest exited with {code} and wrote no results", file=sys.stderr)
+        from conformance.plugin.durable import salvage
+
+        why = f"pytest exited with code {code} before writing the results file"
         if code == 5:
             print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
                   "the installed ones), -k, --shard and the case folders (`conformance list`)", file=sys.stderr)
-        return code or 1
+        if not salvage(results, why):
+            print(f"conformance run: {why}, and no process finished a record", file=sys.stderr)
+            return code or EXIT_INCOMPLETE
+        print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
+        incomplete = True
     from conformance.report import build_reports, format_terminal_matrix
 
     summary = build_reports([results], out, baseline=[Path(b) for b in args.baseline or []] or None,
@@ -94,4 +105,29 @@ def main(argv: list[str]) -> int:
     print()
     print(summary.text(), end="")
     print(f"elapsed: {time.monotonic() - start:.0f} s")
+    if incomplete:
+        return code or EXIT_INCOMPLETE  # exit 0 without a results file is never a pass
     return code or summary.regression_code
+
+
+def run_forwarding_signals(cmd: list[str], env: dict[str, str]) -> int:
+    """Run pytest; SIGINT/SIGTERM given to us go to pytest as SIGINT (pytest then stops, writes the results of
+    what ran and exits), and we wait for it instead of dying first. A third signal kills it."""
+    proc = subprocess.Popen(cmd, env=env)
+    received: list[int] = []
+
+    def forward(signum: int, _frame: object) -> None:
+        received.append(signum)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL if len(received) >= 3 else signal.SIGINT)
+
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while True:
+            try:
+                return proc.wait()
+            except KeyboardInterrupt:  # a signal that arrived before our handler was installed
+                forward(signal.SIGINT, None)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

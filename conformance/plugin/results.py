@@ -1,23 +1,47 @@
-"""Result records: carried on test reports (so they survive pytest-xdist), written as JSON lines by the
-controller, summarized per backend at the end of the run."""
+"""Result records: appended to a part file by the process that ran the item (durable.py), carried on test reports
+to the controller (so they survive pytest-xdist), merged into the results file at the end and summarized per
+backend."""
 
 from __future__ import annotations
 
 import json
+import signal
+import threading
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
 
+from conformance.plugin import durable
 from conformance.plugin.state import state_key
 from conformance.records import STATUSES, ResultRecord, write_records
+
+
+def results_path(config: pytest.Config) -> Path:
+    # default: reports/ of the folder pytest ran from, like `conformance run` (pytest's rootdir depends on which
+    # arguments look like paths: `--cases X` and `--cases=X` would pick different ones)
+    return Path(config.getoption("results") or config.invocation_params.dir / "reports" / "results.jsonl")
+
+
+def _writer(state) -> durable.PartWriter:
+    if state.part is None:
+        workerinput = getattr(state.config, "workerinput", None)
+        state.part = durable.PartWriter(results_path(state.config), workerinput["workerid"] if workerinput else "main")
+    return state.part
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
+    state = item.config.stash.get(state_key, None)
+    if state is None or call.when != "call" or not hasattr(item, "instance"):
+        return report
     record = getattr(item, "record", None)
-    if record is not None and call.when == "call":
+    if record is None:  # runtest died before producing one (sys.exit and the like): still one record
+        text = call.excinfo.exconly() if call.excinfo is not None else "no exception"
+        record = durable.crash_record(item.nodeid, text, call.when)
+    if record is not None:
+        _writer(state).write(record)  # on disk before the controller even hears of it
         # a plain string attribute: pytest-xdist serializes it with the report to the controller
         report.conformance_record = record.to_json()
     return report
@@ -25,13 +49,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    payload = getattr(report, "conformance_record", None)
-    if payload is None:
-        return
     state = _controller_state()
     if state is None:
         return
-    record = ResultRecord.from_dict(json.loads(payload))
+    payload = getattr(report, "conformance_record", None)
+    if payload is not None:
+        record = ResultRecord.from_dict(json.loads(payload))
+    elif report.failed and report.when not in ("setup", "teardown"):
+        # a worker that died mid-item (xdist reports it with when="???"): the controller writes its crash record
+        record = durable.crash_record(report.nodeid, str(report.longrepr or "").strip()[-2000:], report.when)
+        if record is None:
+            return
+        _writer(state).write(record)
+    else:
+        return
     state.records.append(record)
     _junit_names(state.config, report, record)
 
@@ -61,21 +92,49 @@ def _controller_state():
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     state = session.config.stash.get(state_key, None)
-    if state is not None:
-        _STATE.append(state)
+    if state is None:
+        return
+    _STATE.append(state)
+    if not hasattr(session.config, "workerinput"):  # before xdist starts its workers (its hook is trylast)
+        target = results_path(session.config)
+        durable.remove_parts(target)
+        if target.is_file():
+            target.unlink()  # a previous run's file must never pass for this run's results
+        _terminate_as_interrupt()
 
 
+def _interrupt(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
+def _terminate_as_interrupt() -> None:
+    """SIGTERM (a CI job's timeout, ``kill``) stops the run like Ctrl-C: the results of what ran get written."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
     state = config.stash.get(state_key, None)
-    if state is None or hasattr(config, "workerinput") or not state.records:
+    if state is None:
         return
-    # default: reports/ of the folder pytest ran from, like `conformance run` (pytest's rootdir depends on which
-    # arguments look like paths: `--cases X` and `--cases=X` would pick different ones)
-    target = config.getoption("results") or str(config.invocation_params.dir / "reports" / "results.jsonl")
-    records = sorted(state.records, key=lambda r: (r.id, r.backend))
-    write_records(Path(target), records)
-    state.results_path = target
+    if state.part is not None:
+        state.part.close()
+    if hasattr(config, "workerinput"):
+        return
+    target = results_path(config)
+    parts = durable.part_files(target)
+    if not state.records and not parts:
+        return
+    from conformance.report.merge import merge_records
+
+    # the parts hold every record any process finished, including any the controller never heard of
+    sources = [(str(p), list(_readable(p))) for p in parts] + [("controller", state.records)]
+    records = merge_records(sources).records
+    write_records(target, records, meta=run_meta(session))
+    durable.remove_parts(target)
+    state.results_path = str(target)
     from conformance.plugin.gate import partial_run, stale_report
 
     stale = stale_report(state, session)
@@ -83,6 +142,32 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if config.getoption("strict_expectations") and stale and not partial_run(config, session) \
             and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _readable(path: Path):
+    from conformance.records import read_records
+
+    try:
+        yield from read_records(path)
+    except ValueError:  # a line cut short by a kill: the records before it still count
+        return
+
+
+def run_meta(session: pytest.Session) -> dict | None:
+    """What the results file must say about the run: interrupted, or partial (only some items selected)."""
+    config, meta = session.config, {}
+    if session.exitstatus == pytest.ExitCode.INTERRUPTED or session.shouldstop or session.shouldfail:
+        meta["interrupted"] = str(session.shouldstop or session.shouldfail or "interrupted (Ctrl-C or SIGTERM)")
+    partial = [f"-k {config.option.keyword}"] if config.option.keyword else []
+    partial += [f"-m {config.option.markexpr}"] if config.option.markexpr else []
+    partial += [f"--shard={config.getoption('shard')}"] if config.getoption("shard", default=None) else []
+    partial += ["--deselect"] if config.getoption("deselect", default=None) else []
+    partial += ["node ids"] if any("::" in a for a in config.args) else []
+    if partial:
+        meta["partial"] = " ".join(partial)
+        if config.getoption("shard", default=None):
+            meta["shard"] = config.getoption("shard")
+    return meta or None
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

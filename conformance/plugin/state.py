@@ -31,6 +31,7 @@ class State:
     expectations: Any = None  # conformance.expectations.Expectations
     results_path: str | None = None
     stale_lines: list[str] = field(default_factory=list)  # set at session finish, printed in the summary
+    part: Any = None  # this process's durable.PartWriter, opened with its first record
 
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
@@ -40,7 +41,7 @@ class State:
         backends = []
         for spec in specs:
             try:
-                backends.append(isolation.wrap(registry.create(spec), spec, config.getoption("isolation", "auto"),
+                backends.append(isolation.wrap(None, spec, config.getoption("isolation", "auto"),
                                                config.getoption("case_timeout", 60.0)))
             except Exception as exc:
                 raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from conformance.records import FAILING, ResultRecord
+from conformance.records import FAILING, META, ResultRecord
 
 from .baseline import BaselineDiff, Transition, compare
 from .crossspec_html import render_cross_spec
@@ -49,6 +49,11 @@ class ReportSummary:
     results: Path
     records: list[ResultRecord] = field(default_factory=list, repr=False)
     cross_spec: Path | None = None  # the cross-spec page, when records come from configuration cases
+    meta: dict[str, str] = field(default_factory=dict)  # interrupted / partial, from the result files
+
+    @property
+    def notes(self) -> list[str]:
+        return run_notes(self.meta)
 
     @property
     def regressions(self) -> list[Transition]:
@@ -68,12 +73,14 @@ class ReportSummary:
     def text(self) -> str:
         """A few lines for the terminal after the matrix."""
         lines = [f"{self.total} records, {self.failing} failing, backends: {', '.join(self.backends) or '-'}"]
+        lines += self.notes
         if self.duplicates:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
         if self.diff is not None:
             c = self.diff.counts()
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))
-            lines += [f"  REGRESSION {t.id}::{t.backend}: {t.old} -> {t.new}  {t.reason}" for t in self.regressions]
+            lines += [f"  REGRESSION {t.id}::{t.backend}: {t.old} -> {t.new or 'missing'}  {t.reason}"
+                      for t in self.regressions]
         lines.append(f"HTML: {self.html}\nJUnit: {self.junit}\nmerged: {self.results}")
         if self.cross_spec is not None:
             lines.append(f"cross-spec: {self.cross_spec}")
@@ -82,6 +89,10 @@ class ReportSummary:
 
 #: The cross-spec page's file name, beside index.html.
 CROSS_SPEC = "cross-spec.html"
+def run_notes(meta: dict[str, str]) -> list[str]:
+    """What a reader must know before trusting the figures: the run did not finish, or ran a subset."""
+    notes = [f"INCOMPLETE RUN: {meta['interrupted']}"] if meta.get("interrupted") else []
+    return notes + ([f"partial run: {meta['partial']}"] if meta.get("partial") else [])
 
 
 def record_json(record: ResultRecord) -> str:
@@ -89,8 +100,10 @@ def record_json(record: ResultRecord) -> str:
     return json.dumps(finite({name: getattr(record, name) for name in FIELDS}), separators=(",", ":"))
 
 
-def _write_records(path: Path, records: list[ResultRecord]) -> None:
+def _write_records(path: Path, records: list[ResultRecord], meta: dict[str, str]) -> None:
     with path.open("w", encoding="utf-8") as out:
+        if meta:  # a merged file still says the run was interrupted or partial
+            out.write(json.dumps({META: meta}) + "\n")
         out.writelines(record_json(r) + "\n" for r in records)
 
 
@@ -107,11 +120,12 @@ def build_reports(
     """
     merged = merge_files(result_files)
     records = merged.records
-    diff = compare(records, merge_files(baseline).records) if baseline else None
+    diff = compare(records, merge_files(baseline).records, partial=bool(merged.meta.get("partial"))) if baseline \
+        else None
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     html, junit, results = out_dir / "index.html", out_dir / "junit.xml", out_dir / "results.jsonl"
-    _write_records(results, records)
+    _write_records(results, records, merged.meta)
     write_junit(junit, records, name=title or "conformance")
     when = generated or datetime.now(timezone.utc)
     cross = render_cross_spec(records, generated=when, index=html.name)
@@ -129,6 +143,7 @@ def build_reports(
             sources=[str(p) for p in result_files],
             generated=when,
             cross_spec=CROSS_SPEC if cross_path is not None else None,
+            notes=run_notes(merged.meta),
         ),
         encoding="utf-8",
     )
@@ -145,4 +160,5 @@ def build_reports(
         results=results,
         records=records,
         cross_spec=cross_path,
+        meta=merged.meta,
     )

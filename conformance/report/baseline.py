@@ -3,6 +3,10 @@
 Only a move from an acceptable status to a failing one is a regression; it is what the CI gate fails on. A known
 failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline that already carries a
 red record does not block unrelated work, while it is still shown.
+
+A key of the baseline missing from the new run is a regression too (a crashed, killed or truncated run must not
+pass the gate by losing records), unless the new run says it was partial (``-k``, an incomplete set of shards):
+then it is listed as ``not run``. A key whose baseline status was already failing is ``removed``.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ class BaselineDiff:
     changes: list[Transition] = field(default_factory=list)  # any other status change
     new: list[Transition] = field(default_factory=list)
     removed: list[Transition] = field(default_factory=list)
+    not_run: list[Transition] = field(default_factory=list)  # missing from a run that says it was partial
     unchanged: int = 0
 
     @property
@@ -61,12 +66,16 @@ class BaselineDiff:
             "changes": len(self.changes),
             "new": len(self.new),
             "removed": len(self.removed),
+            "not run": len(self.not_run),
             "unchanged": self.unchanged,
         }
 
 
-def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord]) -> BaselineDiff:
-    """Classify every key of NEW and OLD; lists come out sorted by (id, backend)."""
+def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: bool = False) -> BaselineDiff:
+    """Classify every key of NEW and OLD; lists come out sorted by (id, backend).
+
+    ``partial``: NEW is a deliberate subset (``-k``, some shards), so a missing key is ``not run``, not a
+    regression."""
     new_by = {record_key(r): r for r in new}
     old_by = {record_key(r): r for r in old}
     diff = BaselineDiff()
@@ -75,7 +84,12 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord]) -> Baselin
         if o is None:
             diff.new.append(Transition(key[0], key[1], None, n.status, n.reason))
         elif n is None:
-            diff.removed.append(Transition(key[0], key[1], o.status, None, o.reason))
+            if partial:
+                diff.not_run.append(Transition(key[0], key[1], o.status, None, o.reason))
+            elif is_failing(o.status):
+                diff.removed.append(Transition(key[0], key[1], o.status, None, o.reason))
+            else:
+                diff.regressions.append(Transition(key[0], key[1], o.status, None, "missing from the new results"))
         elif n.status == o.status:
             diff.unchanged += 1
         else:

@@ -137,7 +137,8 @@ def _baseline_html(diff: BaselineDiff) -> str:
         + _transitions("Other status changes", diff.changes)
         + _transitions("New records that fail", diff.new_failing, True)
         + _transitions("New records", diff.new)
-        + _transitions("Removed records", diff.removed)
+        + _transitions("Removed records (failing in the baseline)", diff.removed)
+        + _transitions("Not run (the new run says it was partial)", diff.not_run)
     )
 
 
@@ -156,11 +157,16 @@ def _duplicates_html(dups: list[Duplicate]) -> str:
     )
 
 
+def shown_statuses(counts: dict[str, int]) -> list[str]:
+    """The known statuses, then any other a record carries (a plugin's typo must not hide its records)."""
+    return list(STATUSES) + sorted(s for s in counts if s not in STATUSES)
+
+
 def _filters(m: Matrix, counts: dict[str, int]) -> str:
     chips = "".join(
-        f'<label class="st" data-s="{s}"><input type="checkbox" value="{s}"><span class="chip s-{s}">{s} '
-        f"{counts.get(s, 0)}</span></label>"
-        for s in STATUSES
+        f'<label class="st" data-s="{escape(s)}"><input type="checkbox" value="{escape(s)}">'
+        f'<span class="chip s-{escape(s)}">{escape(s)} {counts.get(s, 0)}</span></label>'
+        for s in shown_statuses(counts)
     )
     backends = "".join(f'<option value="{escape(b)}">{escape(b)}</option>' for b in m.backends)
     ops = "".join(f'<option value="{escape(r)}">{escape(r)}</option>' for r in m.rows)
@@ -180,6 +186,7 @@ def render_html(
     sources: Sequence[str] = (),
     generated: datetime | None = None,
     cross_spec: str | None = None,
+    notes: Sequence[str] = (),
 ) -> str:
     title = title or "Operator conformance report"
     when = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -224,7 +231,10 @@ def render_html(
         f'details and repro command</small></h2>{_filters(m, counts)}<div id="count"></div><div id="list"></div>'
         '<button id="more" class="more" type="button">Show more</button></section>'
     )
-    data = {"statuses": list(STATUSES), "failing": sorted(FAILING), "packed": pack(records)}
+    # an unknown status counts as failing (as in the gate): shown by default
+    unknown = set(shown_statuses(counts)) - set(STATUSES)
+    warnings = "".join(f'<p class="mismatch">{escape(n)}</p>' for n in notes)
+    data = {"statuses": shown_statuses(counts), "failing": sorted(FAILING | unknown), "packed": pack(records)}
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -233,7 +243,7 @@ def render_html(
         "script-src 'unsafe-inline'; img-src data:\">"
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
         f'<header><h1>{escape(title)}</h1><div class="meta">Generated {when}{src}</div>'
-        f'<div class="totals">{totals}</div></header><nav>{"".join(nav)}</nav><main>{"".join(parts)}</main>'
+        f'<div class="totals">{totals}</div>{warnings}</header><nav>{"".join(nav)}</nav><main>{"".join(parts)}</main>'
         '<pre id="bench" hidden></pre>'
         f'<script type="application/json" id="report-data">{embed_json(data)}</script>'
         f"<script>{JS}</script></body></html>\n"

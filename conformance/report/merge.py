@@ -45,6 +45,9 @@ class MergeResult:
     duplicates: list[Duplicate] = field(default_factory=list)  # only disagreeing ones
     duplicate_count: int = 0  # every extra copy of a key, agreeing or not
     sources: list[str] = field(default_factory=list)
+    #: what the inputs say about the runs that wrote them: ``interrupted`` (a reason), ``partial`` (what selected
+    #: a subset); empty for complete runs (see ``run_meta``)
+    meta: dict[str, str] = field(default_factory=dict)
 
 
 def _rank(record: ResultRecord) -> tuple[int, str]:
@@ -79,4 +82,40 @@ def merge_records(sources: Iterable[tuple[str, Iterable[ResultRecord]]]) -> Merg
 
 def merge_files(paths: Iterable[Path]) -> MergeResult:
     """Read and merge JSON-lines result files (a malformed line raises ValueError naming file and line)."""
-    return merge_records((str(p), read_records(Path(p))) for p in paths)
+    metas: dict[str, list[dict]] = {}
+
+    def read(path: Path) -> Iterable[ResultRecord]:
+        yield from read_records(Path(path), metas.setdefault(str(path), []))
+
+    merged = merge_records((str(p), read(p)) for p in paths)
+    merged.meta = run_meta(metas)
+    return merged
+
+
+def run_meta(metas: dict[str, list[dict]]) -> dict[str, str]:
+    """One run's story from its files' meta lines: interrupted when any file says so (or is a part file of a run
+    that never merged them, i.e. has a ``start`` event), partial unless the partial files are shards ``i/n``
+    covering every ``i`` of one ``n``."""
+    interrupted, partial, shards = [], [], set()
+    for source, lines in metas.items():
+        for line in lines:
+            if line.get("interrupted"):
+                interrupted.append(f"{source}: {line['interrupted']}")
+            if line.get("event") == "start":
+                interrupted.append(f"{source}: the part file of a run that did not finish")
+            if line.get("partial"):
+                if line.get("shard") and line["partial"] == f"--shard={line['shard']}":
+                    shards.add(str(line["shard"]))
+                else:
+                    partial.append(f"{source}: {line['partial']}")
+    counts, whole = {s.partition("/")[2] for s in shards}, False
+    if len(counts) == 1 and (n := next(iter(counts))).isdigit():
+        whole = {s.partition("/")[0] for s in shards} == {str(i) for i in range(1, int(n) + 1)}
+    if shards and not whole:
+        partial.append(f"shards {', '.join(sorted(shards))} only")
+    meta = {}
+    if interrupted:
+        meta["interrupted"] = "; ".join(dict.fromkeys(interrupted))
+    if partial:
+        meta["partial"] = "; ".join(dict.fromkeys(partial))
+    return meta

@@ -172,7 +172,9 @@ def test_shards_partition_the_run(pytester: pytest.Pytester):
         out = pytester.path / f"shard{index}.jsonl"
         result = _run(pytester, "--backend=onnxruntime", f"--shard={index}/3", f"--results={out}")
         assert result.ret == 0
-        shards.append({json.loads(line)["nodeid"] for line in out.read_text().splitlines()})
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        assert lines[0] == {"meta": {"partial": f"--shard={index}/3", "shard": f"{index}/3"}}  # it says so
+        shards.append({line["nodeid"] for line in lines[1:]})
     assert set.union(*shards) == all_ids
     assert sum(map(len, shards)) == len(all_ids)
     # balanced by cost: the three 1x2x40x40 items do not all land on one shard

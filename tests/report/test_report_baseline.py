@@ -54,19 +54,57 @@ def test_unknown_status_counts_as_failing() -> None:
     assert len(compare([n], [o]).regressions) == 1
 
 
-def test_new_removed_and_unchanged() -> None:
+def test_new_missing_and_unchanged() -> None:
     same_o, same_n = pair("pass", "pass", "same")
     gone = rec("MaxPool", 22, "gone", "float32", "openvino", "pass")
+    gone_bad = rec("MaxPool", 22, "gone_bad", "float32", "openvino", "fail")
     born_bad = rec("MaxPool", 22, "born", "float32", "openvino", "fail", reason="new failure")
     born_ok = rec("MaxPool", 22, "born_ok", "float32", "openvino", "pass")
-    diff = compare([same_n, born_bad, born_ok], [same_o, gone])
+    diff = compare([same_n, born_bad, born_ok], [same_o, gone, gone_bad])
     assert diff.unchanged == 1
-    assert [t.id for t in diff.removed] == [gone.id] and diff.removed[0].new is None
+    # a passing key missing from the new results is a regression: a lost record must not pass the gate
+    assert [(t.id, t.old, t.new) for t in diff.regressions] == [(gone.id, "pass", None)]
+    assert diff.exit_code == 1
+    assert [t.id for t in diff.removed] == [gone_bad.id] and diff.removed[0].new is None
     assert [t.id for t in diff.new] == sorted([born_bad.id, born_ok.id])
     assert [t.id for t in diff.new_failing] == [born_bad.id]
     # A new failing key has nothing to regress from: visible, but not a gate failure.
-    assert diff.regressions == [] and diff.exit_code == 0
-    assert diff.counts() == {"regressions": 0, "fixes": 0, "changes": 0, "new": 2, "removed": 1, "unchanged": 1}
+    assert diff.counts() == {"regressions": 1, "fixes": 0, "changes": 0, "new": 2, "removed": 1, "not run": 0,
+                             "unchanged": 1}
+
+
+def test_a_partial_run_lists_missing_keys_as_not_run() -> None:
+    gone = rec("MaxPool", 22, "gone", "float32", "openvino", "pass")
+    diff = compare([], [gone], partial=True)
+    assert diff.regressions == [] and [t.id for t in diff.not_run] == [gone.id]
+
+
+def test_an_empty_or_partial_results_file_fails_against_a_baseline(tmp_path: Path) -> None:
+    o1, n1 = pair("pass", "pass", "a")
+    o2 = rec("MaxPool", 22, "b", "float32", "openvino", "pass")
+    write_records(tmp_path / "old.jsonl", [o1, o2])
+    (tmp_path / "empty.jsonl").write_text("")
+    write_records(tmp_path / "half.jsonl", [n1])
+    for new in ("empty.jsonl", "half.jsonl"):
+        summary = build_reports([tmp_path / new], tmp_path / "out", baseline=[tmp_path / "old.jsonl"])
+        assert summary.exit_code == 1 and o2.id in [t.id for t in summary.regressions]
+    # a run that says it selected a subset (-k) is not charged for what it did not select
+    write_records(tmp_path / "k.jsonl", [n1], meta={"partial": "-k a"})
+    summary = build_reports([tmp_path / "k.jsonl"], tmp_path / "out", baseline=[tmp_path / "old.jsonl"])
+    assert summary.exit_code == 0 and [t.id for t in summary.diff.not_run] == [o2.id]
+    assert "partial run: " in summary.text()
+
+
+def test_shards_that_add_up_are_a_whole_run(tmp_path: Path) -> None:
+    o1, n1 = pair("pass", "pass", "a")
+    o2, n2 = pair("pass", "pass", "b")
+    write_records(tmp_path / "old.jsonl", [o1, o2])
+    write_records(tmp_path / "s1.jsonl", [n1], meta={"partial": "--shard=1/2", "shard": "1/2"})
+    write_records(tmp_path / "s2.jsonl", [], meta={"partial": "--shard=2/2", "shard": "2/2"})
+    both = build_reports([tmp_path / "s1.jsonl", tmp_path / "s2.jsonl"], tmp_path / "o", [tmp_path / "old.jsonl"])
+    assert both.meta == {} and [t.id for t in both.regressions] == [o2.id]  # shard 2 lost b: a regression
+    one = build_reports([tmp_path / "s1.jsonl"], tmp_path / "o", [tmp_path / "old.jsonl"])
+    assert one.exit_code == 0 and "shards 1/2 only" in one.meta["partial"]
 
 
 def test_build_reports_exit_codes_follow_regressions_and_failures(tmp_path: Path) -> None:

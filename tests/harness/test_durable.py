@@ -1,0 +1,158 @@
+"""Durable results: a killed, crashed or interrupted run keeps every finished record and says it did not finish.
+
+A fake backend (in-process, ``--isolation=none``) faults by case id: the planted kill, ``sys.exit``, segfault and
+hang of the probes in issue 15.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FAKES = textwrap.dedent("""\
+    import ctypes, os, signal, sys, time
+    import reference
+    from conformance.backends.base import Backend
+
+    class Fault(Backend):
+        name = "fault"
+        def run(self, case, inputs):
+            fault = case.case.id
+            if fault == "kill": os.kill(os.getpid(), signal.SIGKILL)
+            if fault == "exit": sys.exit(4)
+            if fault == "exit0": os._exit(0)
+            if fault == "segv": ctypes.string_at(0)
+            if fault == "hang": time.sleep(3600)
+            return list(reference.evaluate(case.domain, case.op, case.version, inputs, case.attributes).outputs)
+""")
+
+
+def cases(fault: str) -> str:
+    return textwrap.dedent(f"""\
+        op: AveragePool
+        domain: ai.onnx
+        versions: [22]
+        defaults:
+          attributes: {{kernel_shape: [2, 2]}}
+          inputs: {{x: {{shape: [1, 1, 4, 4], random: {{seed: 1}}}}}}
+        cases:
+          - id: a
+          - id: b
+          - id: {fault}
+          - id: c
+        """)
+
+
+@pytest.fixture
+def scratch(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the subprocesses test this checkout, not an installed copy
+
+    def make(fault: str) -> Path:
+        pytester.makepyfile(fakes_rl=FAKES)
+        pytester.makefile(".yaml", c=cases(fault))
+        return pytester.path
+
+    return make
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("--no-default-cases", "--no-default-expectations", "-p", "no:cacheprovider",
+                                         "-p", "no:randomly", "--no-reference", "--cases", "c.yaml",
+                                         "--backend=fakes_rl:Fault", "--isolation=none", *args)
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def statuses(path: Path) -> dict[str, str]:
+    return {r["id"].split("/")[-1]: r["status"] for r in lines(path) if "id" in r}
+
+
+def test_a_killed_run_keeps_every_finished_record_and_the_report_says_so(scratch, pytester):
+    scratch("kill")
+    out = pytester.path / "r.jsonl"
+    result = run(pytester, f"--results={out}")
+    assert result.ret == -signal.SIGKILL
+    assert not out.exists()
+    (part,) = pytester.path.glob("r.jsonl.part-*")
+    assert statuses(part) == {"a[float32]": "pass", "b[float32]": "pass"}
+    from conformance.report import build_reports
+
+    summary = build_reports([part], pytester.path / "report")
+    assert summary.total == 2 and summary.meta["interrupted"]
+    assert any("INCOMPLETE RUN" in n for n in summary.notes)
+    assert "INCOMPLETE RUN" in (pytester.path / "report" / "index.html").read_text()
+    assert lines(pytester.path / "report" / "results.jsonl")[0]["meta"]["interrupted"]
+
+
+def test_sys_exit_in_a_backend_is_one_crash_record(scratch, pytester):
+    scratch("exit")
+    out = pytester.path / "r.jsonl"
+    result = run(pytester, f"--results={out}")
+    result.assert_outcomes(passed=3, failed=1)
+    assert statuses(out) == {"a[float32]": "pass", "b[float32]": "pass", "exit[float32]": "crash",
+                             "c[float32]": "pass"}
+    assert "sys.exit(4)" in [r for r in lines(out) if r["status"] == "crash"][0]["reason"]
+    assert not list(pytester.path.glob("r.jsonl.part-*"))  # merged and removed
+
+
+def test_a_segfault_under_xdist_is_one_crash_record(scratch, pytester):
+    scratch("segv")
+    out = pytester.path / "r.jsonl"
+    result = run(pytester, f"--results={out}", "-n", "2")
+    assert result.ret == 1
+    assert statuses(out) == {"a[float32]": "pass", "b[float32]": "pass", "segv[float32]": "crash",
+                             "c[float32]": "pass"}
+    (crash,) = [r for r in lines(out) if r["status"] == "crash"]
+    assert crash["backend"] == "fault" and crash["op"] == "AveragePool" and crash["version"] == 22
+    assert "crashed" in crash["reason"]
+
+
+def conformance_run(folder: Path, *args: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-c", "import sys; from conformance.cli.main import main; sys.exit(main())", "run",
+           "-n", "0", "--isolation=none", "--backend=fakes_rl:Fault", "--cases", "c.yaml", "-o", "out", *args,
+           "--", "--no-default-cases", "--no-default-expectations", "--no-reference", "-p", "no:randomly"]
+    return subprocess.Popen(cmd, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_os_exit_zero_is_never_a_clean_run(scratch):
+    folder = scratch("exit0")
+    proc = conformance_run(folder)
+    output, _ = proc.communicate(timeout=300)
+    assert proc.returncode not in (0, 1), output  # 1 is the regression exit code: this is "did not finish"
+    assert "before writing the results file" in output
+    results = lines(folder / "out" / "results.jsonl")
+    assert results[0]["meta"]["interrupted"]
+    assert statuses(folder / "out" / "results.jsonl") == {"a[float32]": "pass", "b[float32]": "pass"}
+    assert "INCOMPLETE RUN" in output
+
+
+def test_sigterm_to_conformance_run_still_writes_results_and_report(scratch):
+    folder = scratch("hang")
+    proc = conformance_run(folder)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:  # wait until the two cases before the hang have their records
+        parts = list((folder / "out").glob("results.jsonl.part-*"))
+        if parts and len(statuses(parts[0])) == 2:
+            break
+        time.sleep(0.2)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    output, _ = proc.communicate(timeout=120)
+    assert proc.returncode != 0
+    assert statuses(folder / "out" / "results.jsonl") == {"a[float32]": "pass", "b[float32]": "pass"}
+    assert lines(folder / "out" / "results.jsonl")[0]["meta"]["interrupted"]
+    assert (folder / "out" / "index.html").is_file()
+    assert "INCOMPLETE RUN" in output

@@ -1,0 +1,45 @@
+"""``conformance report`` on hostile or broken result files: a clear message naming file and line, exit 2
+(unreadable input), never a traceback or the regression exit code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from report_records import rec
+
+from conformance.cli.report import main
+from conformance.records import write_records
+
+
+@pytest.mark.parametrize("field, value", [("version", "22"), ("status", 3), ("attributes", []), ("id", None),
+                                          ("max_abs_err", [1]), ("input_shapes", "1x1"), ("version", True)])
+def test_wrong_types_name_file_and_line(tmp_path: Path, capsys, field, value) -> None:
+    good = rec("MaxPool", 22, "a", "float32", "openvino", "pass")
+    write_records(tmp_path / "r.jsonl", [good])
+    bad = json.loads(good.to_json()) | {field: value}
+    with (tmp_path / "r.jsonl").open("a") as out:
+        out.write(json.dumps(bad) + "\n")
+    assert main([str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"r.jsonl:2: not a result record: field {field!r} must be" in err
+
+
+@pytest.mark.parametrize("text", ["[1, 2]\n", "\"x\"\n", "{\"meta\": 3}\n"])
+def test_lines_that_are_not_objects(tmp_path: Path, capsys, text) -> None:
+    (tmp_path / "r.jsonl").write_text(text)
+    assert main([str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "out")]) == 2
+    assert "r.jsonl:1: not a result record" in capsys.readouterr().err
+
+
+def test_not_utf8(tmp_path: Path, capsys) -> None:
+    (tmp_path / "r.jsonl").write_bytes(b"\xff\xfe{}\n")
+    assert main([str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "out")]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_an_empty_results_file_is_an_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "r.jsonl").write_text("")
+    assert main([str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "out")]) == 2
+    assert "no result records" in capsys.readouterr().err
