@@ -125,31 +125,71 @@ class Expectations:
 
 
 def load_file(path: Path) -> list[Entry]:
+    """Entries of one file; any problem raises ExpectationsError naming the file and the entry's line."""
     path = Path(path)
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
+        text = path.read_text(encoding="utf-8")
+        doc = yaml.compose(text, Loader=yaml.SafeLoader)  # nodes first: each entry's line for messages
+        data = yaml.safe_load(text) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ExpectationsError(f"{path}: cannot read expectations: {exc}") from None
-    raw = doc.get("entries", []) if isinstance(doc, dict) else None
+    raw = data.get("entries", []) if isinstance(data, dict) else None
     if not isinstance(raw, list):
         raise ExpectationsError(f"{path}: an expectations file is a mapping with a list under 'entries'")
+    lines = _entry_lines(doc)
     entries = []
     for number, item in enumerate(raw, 1):
-        where = f"{path}: entry {number}"
+        line = lines[number - 1] if number - 1 < len(lines) else 0
+        where = f"{path}:{line}: entry {number}" if line else f"{path}: entry {number}"
         if not isinstance(item, dict) or set(item) - {"id", "glob", "reason", "link", "status", "versions"}:
             raise ExpectationsError(f"{where}: keys are id|glob, reason, link, status, versions")
         if ("id" in item) == ("glob" in item):
             raise ExpectationsError(f"{where}: give exactly one of id (exact) or glob (whole-id pattern)")
-        if not str(item.get("reason", "")).strip():
+        for key in ("id", "glob", "reason", "link", "status", "versions"):
+            if key in item and not isinstance(item[key], str):
+                raise ExpectationsError(f"{where}: {key} must be a string, not {type(item[key]).__name__} "
+                                        f"({item[key]!r:.60})")
+        if not item.get("reason", "").strip():
             raise ExpectationsError(f"{where}: every entry needs a reason")
         if item.get("status") not in (None, *EXPECTED_STATUSES):
             raise ExpectationsError(f"{where}: status must be one of {', '.join(sorted(EXPECTED_STATUSES))}")
-        entry = Entry(reason=str(item["reason"]), id=item.get("id"), glob=item.get("glob"),
-                      link=str(item.get("link", "")), status=item.get("status"),
-                      versions=str(item.get("versions", "")), file=str(path), line=number)
-        version_in_range("0", entry.versions)  # validate the range syntax now, not at first use
+        problem = never_matches(item.get("id"), item.get("glob"))
+        if problem:
+            raise ExpectationsError(f"{where}: {problem}")
+        entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
+                      status=item.get("status"), versions=item.get("versions", ""), file=str(path), line=line)
+        try:
+            version_in_range("0", entry.versions)  # validate the range syntax now, not at first use
+        except ExpectationsError as exc:
+            raise ExpectationsError(f"{where}: {exc}") from None
         entries.append(entry)
     return entries
+
+
+def _entry_lines(doc: yaml.Node | None) -> list[int]:
+    if not isinstance(doc, yaml.MappingNode):
+        return []
+    for key, value in doc.value:
+        if key.value == "entries" and isinstance(value, yaml.SequenceNode):
+            return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def never_matches(entry_id: str | None, glob: str | None) -> str:
+    """Why an entry can never match an item id (``<case>::<backend>[params]``), or "" when it can."""
+    text = entry_id if entry_id is not None else glob or ""
+    if not text.strip():
+        return "an empty id or glob matches nothing"
+    if entry_id is not None and "*" in entry_id:
+        return f"id {entry_id!r} contains '*': ids match exactly; use glob: for a pattern"
+    if glob is not None and set(glob) <= {"*"}:
+        return ""  # matches everything: allowed (a whole backend known broken), if unusual
+    if "::" not in text and "*" not in text:
+        return (f"{text!r} is not an item id: item ids read <instance>::<backend>[params], e.g. "
+                "ai.onnx/AveragePool-22/2d_ceil::onnxruntime[float32]")
+    if entry_id is not None and not entry_id.endswith("]"):
+        return f"id {entry_id!r} has no [params] at its end: item ids end with [dtype] or [dtype-layout]"
+    return ""
 
 
 def write_file(path: Path, entries: list[Entry], header: str = "") -> None:

@@ -11,7 +11,7 @@ import traceback
 import numpy as np
 
 import reference
-from conformance.backends.base import Backend, Crashed, TimedOut, Unsupported, optional
+from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection, optional
 from conformance.compare import outputs
 from conformance.oracle import Oracle, oracle_for
 from conformance.records import ResultRecord
@@ -90,10 +90,17 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
     except TimedOut as exc:
         record.status, record.reason = "timeout", str(exc)
         return
-    except Exception as exc:  # the runtime rejected the case
+    except Unavailable as exc:
+        record.status, record.reason = "error", f"backend unavailable: {exc}"
+        return
+    except Exception as exc:
         message = f"{type(exc).__name__}: {exc}".strip()
+        if not is_rejection(backend, exc):  # an adapter bug, a library that did not load: never a pass
+            record.status = "error"
+            record.reason = f"not a rejection by the runtime ({_why_not(exc)}): {message}"
+            return
         record.status = "pass" if instance.expect_error else "error"
-        record.reason = f"rejected as expected: {message}" if instance.expect_error else message
+        record.reason = f"rejected as expected: {message}" if instance.expect_error else f"rejected: {message}"
         return
     if instance.expect_error:
         shapes = [list(np.shape(a)) for a in actual] if isinstance(actual, list | tuple) else "?"
@@ -185,6 +192,10 @@ def _check_reference(instance: CaseInstance, record: ResultRecord) -> None:
     else:
         record.status, record.expected_shape = "pass", list(oracle.outputs[0].shape)
         record.actual_shape = list(oracle.outputs[0].shape)
+    wrong_shapes = shape_claims(instance, oracle.outputs)
+    if wrong_shapes:  # a shape-only claim is a claim too: the case is wrong, not any backend
+        record.status = "fail"
+        record.reason = "; ".join(wrong_shapes + ([record.reason] if record.reason else []))
     if errata:
         record.status = "erratum"
         record.reason = "; ".join(errata + ([record.reason] if record.reason else []))
@@ -192,6 +203,14 @@ def _check_reference(instance: CaseInstance, record: ResultRecord) -> None:
         # the published expected values are wrong, not the reference (docs/spec-notes.md says why for each)
         record.status = "erratum"
         record.reason = f"the published expected values contradict the reference: {record.reason}"
+
+
+def shape_claims(instance: CaseInstance, outputs: list[np.ndarray]) -> list[str]:
+    """Outputs the case describes by shape alone whose shape the reference contradicts."""
+    return [f"output {spec.name}: the case claims shape {list(spec.shape)}, the reference computes "
+            f"{list(np.shape(out))}" for spec, out in zip(instance.outputs, outputs)
+            if spec.shape is not None and spec.data is None and spec.array is None
+            and tuple(spec.shape) != tuple(np.shape(out))]
 
 
 def spec_claims(instance: CaseInstance, oracle: Oracle) -> list[str]:
@@ -213,6 +232,14 @@ def spec_claims(instance: CaseInstance, oracle: Oracle) -> list[str]:
             errata.append(f"the example claims output shape {list(claimed)}, the spec's semantics give "
                           f"{list(inferred[index])}")
     return errata
+
+
+def _why_not(exc: BaseException) -> str:
+    from conformance.backends.base import NOT_REJECTIONS
+
+    if isinstance(exc, NOT_REJECTIONS):
+        return f"{type(exc).__name__} is a harness, adapter or loading failure"
+    return "the backend does not declare this exception type as its runtime's rejection (docs/backends.md)"
 
 
 def _safe_version(backend: Backend) -> str:

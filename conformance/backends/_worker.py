@@ -24,7 +24,7 @@ import time
 import traceback
 from typing import Any
 
-from conformance.backends.base import Crashed, TimedOut, Unsupported, optional
+from conformance.backends.base import Crashed, Rejected, TimedOut, Unsupported, is_rejection, optional
 
 HEADER = struct.Struct(">Q")
 #: Backend attributes ``run()`` sets for the harness to read afterwards; the parent's proxy mirrors them.
@@ -57,11 +57,16 @@ def create_backend(spec: str) -> Any:
     return target()
 
 
-def exception_reply(exc: BaseException) -> tuple[str, str, str, str, str, str]:
-    """("raise", kind, module, type name, message, traceback): enough for the parent to rebuild the same kind."""
+def exception_reply(exc: BaseException, backend: Any = None) -> tuple[str, str, str, str, str, str]:
+    """("raise", kind, module, type name, message, traceback): enough for the parent to rebuild the same kind.
+
+    Whether it is the runtime's rejection is decided here, where the real exception type exists (the parent only
+    sees a rebuilt twin): kind ``rejected``."""
     kinds = ((Unsupported, "unsupported"), (NotImplementedError, "notimplemented"), (Crashed, "crashed"),
              (TimedOut, "timedout"))
     kind = next((k for cls, k in kinds if isinstance(exc, cls)), "other")
+    if kind == "other" and backend is not None and is_rejection(backend, exc):
+        kind = "rejected"
     cls = type(exc)
     text = "".join(traceback.format_exception(cls, exc, exc.__traceback__))
     return ("raise", kind, cls.__module__, cls.__qualname__, str(exc), text)
@@ -75,8 +80,9 @@ class RemoteError(Exception):
 
 
 @functools.cache
-def _remote_class(module: str, qualname: str) -> type[RemoteError]:
-    return type(qualname.rsplit(".", 1)[-1], (RemoteError,), {"__module__": module, "__qualname__": qualname})
+def _remote_class(module: str, qualname: str, rejected: bool = False) -> type[RemoteError]:
+    bases: tuple[type, ...] = (Rejected, RemoteError) if rejected else (RemoteError,)
+    return type(qualname.rsplit(".", 1)[-1], bases, {"__module__": module, "__qualname__": qualname})
 
 
 def rebuild(kind: str, module: str, qualname: str, message: str, text: str) -> Exception:
@@ -84,6 +90,8 @@ def rebuild(kind: str, module: str, qualname: str, message: str, text: str) -> E
     simple: dict[str, type[Exception]] = {"unsupported": Unsupported, "notimplemented": NotImplementedError,
                                           "crashed": Crashed, "timedout": TimedOut}
     exc: Exception | None = simple[kind](message) if kind in simple else None
+    if kind == "rejected":  # a Rejected that keeps the runtime's type name: "RuntimeError: ..." in records
+        exc = _remote_class(module, qualname, True)(message)
     builtin = getattr(builtins, qualname, None) if module == "builtins" else None
     if exc is None and isinstance(builtin, type) and issubclass(builtin, Exception):
         try:
@@ -175,7 +183,11 @@ def serve(req_fd: int, resp_fd: int) -> None:
                 answer = backend.supports(message[1])
                 reply = ("ok", (bool(answer), str(getattr(answer, "reason", ""))))
             elif op == "run":
-                outputs = backend.run(message[1], message[2])
+                try:
+                    outputs = backend.run(message[1], message[2])
+                except Exception as exc:
+                    send(resp_fd, exception_reply(exc, backend))
+                    continue
                 # what run() leaves on the backend travels back with its outputs (the runner reads it there)
                 reply = ("ok", (outputs, {k: str(optional(backend, k) or "") for k in AFTER_RUN}))
             else:

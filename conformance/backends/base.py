@@ -6,7 +6,10 @@ or raises. The harness turns what it raises into a result status:
 - ``Unsupported`` (or ``NotImplementedError``): the runtime does not implement this op/version/dtype/layout;
   the result is ``unsupported`` with the backend's own reason.
 - ``Crashed`` / ``TimedOut`` (raised by the process isolation wrapper): ``crash`` / ``timeout``.
-- any other exception: the runtime rejected the case (a pass for ``expect: error`` cases, ``error`` otherwise).
+- a *rejection*: ``Rejected``, or an exception of a type the backend lists in ``rejection_types`` (its runtime's
+  own validation errors), unless it is one of ``NOT_REJECTIONS``: a pass for ``expect: error`` cases, ``error``
+  otherwise.
+- any other exception (a bug in the adapter, a library that did not load, no memory): ``error``, never a pass.
 """
 
 from __future__ import annotations
@@ -25,12 +28,40 @@ class Unsupported(Exception):
     """Raised by a backend for an op, version, dtype or layout it does not implement."""
 
 
+class Rejected(Exception):
+    """Raised by a backend when its runtime refuses the case through its normal error path (model, attribute or
+    shape validation while building or running the model). Backends whose runtime has its own validation error
+    types may list them in ``rejection_types`` instead of wrapping them."""
+
+
+#: Never a rejection, whatever a backend declares: these come from the harness, the adapter or the process (a
+#: missing attribute or method, a wrong call, a library that did not load, no memory, runaway recursion), not
+#: from the runtime's validation of the case.
+NOT_REJECTIONS: tuple[type[BaseException], ...] = (AttributeError, TypeError, NameError, ImportError, OSError,
+                                                   MemoryError, RecursionError, AssertionError, SystemError)
+
+
+def is_rejection(backend: object, exc: BaseException) -> bool:
+    """Did ``backend``'s runtime reject the case (rather than fail in some other way)?"""
+    if isinstance(exc, NOT_REJECTIONS):
+        return False
+    if isinstance(exc, Rejected):
+        return True
+    declared = optional(backend, "rejection_types")
+    return isinstance(exc, tuple(declared)) if declared else False
+
+
 class Crashed(Exception):
     """The backend's worker process died (signal or exit code in the message): status ``crash``."""
 
 
 class TimedOut(Exception):
     """The backend did not answer within the per-case timeout: status ``timeout``."""
+
+
+class Unavailable(Exception):
+    """The backend could not be constructed (its library is missing, its constructor raised): status ``error``
+    for each of its items, never a pass."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +122,9 @@ class Backend:
     #: Set by ``run()`` of a backend that hands the runtime a model as text (openvino-ir: the IR XML); for
     #: debugging and bug reports. "" otherwise.
     last_xml: str = ""
+    #: Exception types the runtime raises when it refuses a model (its validation errors): raised by ``run()``,
+    #: they count as a rejection, as ``Rejected`` does. Anything else is an ``error`` (docs/backends.md).
+    rejection_types: tuple[type[BaseException], ...] = ()
 
     def version(self) -> str:
         return "unknown"
@@ -120,7 +154,7 @@ class Backend:
 
 #: The members a backend may lack (``name`` too: a broken plugin still needs a label in crash records).
 OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "last_lowering", "last_xml", "capabilities",
-            "export")
+            "export", "rejection_types")
 
 
 def optional(backend: object, member: str) -> Any:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends._worker import BOOT, HEADER, RemoteError, create_backend, describe_exit, rebuild
-from conformance.backends.base import Backend, Crashed, Support, TimedOut, optional
+from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unavailable, optional
 from conformance.suite.model import CaseInstance
 
 __all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", "rebuild", "shutdown_all",
@@ -41,20 +41,42 @@ __all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", 
 MODES = ("auto", "process", "none")
 DEFAULT_TIMEOUT = 60.0
 MIN_START_TIMEOUT = 60.0  # constructing a runtime (library load, plugin discovery) is not a case's cost
+START_TIMEOUT_FLOOR = 20.0  # the plugin's start timeout: --case-timeout, but never less than this
 _POLL = 0.1  # s between liveness checks while waiting: a worker's grandchild may hold the pipe open after it died
 _TAIL_BYTES, _TAIL_LINES = 4096, 15
 
 
-def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float = DEFAULT_TIMEOUT) -> Backend:
-    """``none``: the in-process backend; ``process``: always isolated; ``auto``: isolated when the backend's class
-    says ``isolate = True`` (native runtimes known to abort), in-process otherwise."""
+def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float = DEFAULT_TIMEOUT,
+         start_timeout: float | None = None) -> Backend:
+    """``none``: the in-process backend; ``process``: always isolated; ``auto``: isolated when the code is not
+    ours (another distribution's entry point, ``onnx-backend:MODULE``, ``module:Class``) or its class says
+    ``isolate = True`` (native runtimes known to abort), in-process otherwise.
+
+    With ``backend`` None (the plugin's path) an isolated backend is never constructed in this process: its
+    constructor runs in the worker, so one that segfaults or hangs costs that backend's results only.
+    """
     if mode not in MODES:
         raise ValueError(f"isolation mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if backend is None and mode != "process":
-        backend = create_backend(spec)
-    if mode == "none" or (mode == "auto" and not optional(backend, "isolate")):
-        return backend  # type: ignore[return-value]
-    return IsolatedBackend(spec, timeout, local=backend)
+    if backend is not None:  # the caller built it already: its class decides
+        if mode == "none" or (mode == "auto" and not optional(backend, "isolate")):
+            return backend
+        return IsolatedBackend(spec, timeout, local=backend, start_timeout=start_timeout)
+    if mode == "none" or (mode == "auto" and _trusted_in_process(spec)):
+        return create_backend(spec)  # type: ignore[no-any-return]
+    return IsolatedBackend(spec, timeout, start_timeout=start_timeout)
+
+
+def _trusted_in_process(spec: str) -> bool:
+    """One of our own backends whose class does not ask for isolation (read without constructing it)."""
+    from conformance.backends import registry
+
+    name = spec.partition(":")[0]
+    if name != "onnx-backend" and name not in registry.entry_points() and ":" not in spec:
+        raise registry.BackendNotFound(f"no backend named {name!r} (installed entry points: "
+                                       f"{', '.join(sorted(registry.entry_points())) or 'none'})")
+    if not registry.is_ours(spec):
+        return False
+    return not getattr(registry.entry_points()[name].load(), "isolate", False)
 
 
 class _Died(Exception):
@@ -209,6 +231,9 @@ class IsolatedBackend(Backend):
         self._local = local
         self._worker: _Worker | None = None
         self._info: dict[str, Any] | None = None
+        #: why the backend could not be started (constructor crashed, hung or raised): sticky, so a broken
+        #: plugin costs one start timeout, not one per case
+        self._start_error: Exception | None = None
         self._lock = threading.RLock()  # one request in flight per worker
         _LIVE.add(self)
 
@@ -250,7 +275,7 @@ class IsolatedBackend(Backend):
     def supports(self, case: CaseInstance) -> Support:
         try:
             ok, reason = self._call(("supports", case), self.timeout)
-        except (Crashed, TimedOut):
+        except (Crashed, TimedOut, Unavailable):
             # the runner does not guard supports(): answer yes so that run() meets the fault and records it as
             # this case's crash or timeout instead of a harness error
             return Support.yes()
@@ -300,8 +325,14 @@ class IsolatedBackend(Backend):
         if self._worker is not None:  # died between requests (e.g. a background thread of the library)
             self._worker.kill()
             self._worker = None
+        if self._start_error is not None:
+            raise type(self._start_error)(str(self._start_error))
         worker = _Worker()
-        info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
+        try:
+            info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
+        except (Crashed, TimedOut, Unavailable) as exc:
+            self._start_error = exc
+            raise
         self._worker, self._info = worker, info
         return worker
 
@@ -335,8 +366,8 @@ class IsolatedBackend(Backend):
             return reply[1]
         if starting:
             worker.close()
-            # a crash, not an error: an `expect: error` case must never pass on a backend that did not even load
-            raise Crashed(f"the backend could not be constructed in the worker: {reply[3]}: {reply[4]}")
+            # never a pass: an `expect: error` case must not pass on a backend that did not even load
+            raise Unavailable(f"the backend could not be constructed in the worker: {reply[3]}: {reply[4]}")
         raise rebuild(*reply[1:])
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends import lowering
-from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.base import NOT_REJECTIONS, Backend, Rejected, Support, Unsupported
 from conformance.backends.export import export_onnx
 from conformance.backends.lowering import feed_inputs, onnx_model_for
 from conformance.backends.runners.run_onnx_backend import run_prepared
@@ -45,6 +45,11 @@ class OnnxBackendAdapter(Backend):
             return run_prepared(self.module, model, feed_inputs(inputs, feeds))
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from None
+        except NOT_REJECTIONS:
+            raise  # a module without prepare(), a library that did not load, no memory: never a rejection
+        except Exception as exc:
+            # onnx.backend defines no error types: what the module's prepare/run raise is its rejection
+            raise Rejected(f"{type(exc).__name__}: {exc}") from exc
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
         """model.onnx and a runner importing the same module: the reproduction needs it installed (else the

@@ -30,7 +30,12 @@ def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
     """
     if case.domain != "ai.onnx":
         raise ValueError(f"{case.id}: only ai.onnx cases have an ONNX model (domain is {case.domain})")
-    node = helper.make_node(case.op, case.input_names, case.output_names or ["y"], **case.attributes)
+    node = helper.make_node(case.op, case.input_names, case.output_names or ["y"])
+    for name, value in case.attributes.items():
+        # an empty list has no element to infer its type from (make_attribute raises ValueError): a negative
+        # case's `kernel_shape: []` must reach the runtime, which is the one to reject it
+        typed = {"attr_type": onnx.AttributeProto.INTS} if isinstance(value, list | tuple) and not value else {}
+        node.attribute.append(helper.make_attribute(name, value, **typed))
     inputs = [
         helper.make_tensor_value_info(name, ONNX_TYPES[dtype], list(shape))
         for name, dtype, shape in zip(case.input_names, case.input_dtypes, case.input_shapes)

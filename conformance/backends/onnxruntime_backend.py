@@ -45,6 +45,14 @@ class OnnxRuntimeBackend(Backend):
     def capabilities(self) -> dict[str, list[str]]:
         return {**lowering.capabilities(), "provider": [self.provider]}
 
+    @property
+    def rejection_types(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
+        """onnxruntime's status errors raised while a session is built or run (NoSuchFile, EPFail and the like
+        are not about the model: they stay errors)."""
+        from onnxruntime.capi import onnxruntime_pybind11_state as status
+
+        return (status.Fail, status.InvalidArgument, status.InvalidGraph, status.RuntimeException)
+
     def supports(self, case: CaseInstance) -> Support:
         # geometry a lowering cannot match is found when the case runs (run() raises Unsupported with why)
         return lowering.supports(case, self.name)

@@ -3,6 +3,7 @@ vendor's plugin is) and ``onnx-backend:MODULE`` for any module implementing ``on
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -26,16 +27,51 @@ def entry_points() -> dict[str, metadata.EntryPoint]:
     return {ep.name: ep for ep in metadata.entry_points(group=GROUP)}
 
 
+@functools.cache
+def _our_distributions() -> frozenset[str]:
+    """The distribution(s) installing this package (its name is not hard-coded: a rename must not make our own
+    backends 'third-party')."""
+    return frozenset(metadata.packages_distributions().get("conformance", ()))
+
+
+def is_ours(spec: str) -> bool:
+    """A backend this package ships (an entry point of our own distribution); every other spec — another
+    distribution's entry point, ``onnx-backend:MODULE``, ``module:Class`` — is code we have not vetted."""
+    ep = entry_points().get(spec.partition(":")[0])
+    if ep is None or not ep.value.startswith("conformance."):
+        return False
+    dist = getattr(ep, "dist", None)
+    return dist is None or dist.name in _our_distributions() or not _our_distributions()
+
+
+#: seconds a third-party plugin's constructor may take while ``available()`` probes it in a worker
+PROBE_TIMEOUT = 60.0
+
+
 def available() -> list[Available]:
-    """Every registered backend, with the reason it is unusable when its runtime is missing."""
+    """Every registered backend, with the reason it is unusable when its runtime is missing.
+
+    Third-party plugins are constructed in a worker process: one that segfaults or hangs in its constructor is
+    listed with that error instead of taking ``conformance backends`` or ``--backend=all`` down.
+    """
     found = []
     for name, ep in sorted(entry_points().items()):
         try:
-            ep.load()()
+            if is_ours(name):
+                ep.load()()
+            else:
+                _probe_isolated(name)
             found.append(Available(name, ep.value))
         except Exception as exc:  # a vendor plugin may fail in any way: report it, never crash
             found.append(Available(name, ep.value, f"{type(exc).__name__}: {exc}"))
     return found
+
+
+def _probe_isolated(name: str) -> None:
+    from conformance.backends.isolation import IsolatedBackend
+
+    with IsolatedBackend(name, PROBE_TIMEOUT, start_timeout=PROBE_TIMEOUT) as backend:
+        backend.version()  # starts the worker: constructs the backend there
 
 
 def installed_names() -> list[str]:

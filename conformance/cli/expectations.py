@@ -4,9 +4,12 @@ a run — new failures are added with a TODO reason, fixed ones (now passing) ar
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, load_file, write_file
+import yaml
+
+from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
 from conformance.records import read_records
 
 TODO = "TODO: triage — new divergence found by `conformance expectations update`"
@@ -39,13 +42,41 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--results", type=Path, action="append", required=True, help="result file(s) of a run")
     parser.add_argument("--backend", help="only records of this backend (default: all in the results)")
     args = parser.parse_args(argv)
-    entries = load_file(args.file) if args.file.exists() else []
-    records = [r for path in args.results for r in read_records(path)]
+    try:
+        entries = load_file(args.file) if args.file.exists() else []
+        records = [r for path in args.results for r in read_records(path)]
+    except (ExpectationsError, ValueError, OSError) as exc:  # unreadable input: exit 2, never a traceback
+        print(f"conformance expectations: {exc}", file=sys.stderr)
+        return 2
     kept, added, dropped = update(entries, records, args.backend)
-    write_file(args.file, kept, header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review TODOs.")
+    if args.file.exists():
+        edit_in_place(args.file, entries, kept)
+    else:
+        write_file(args.file, kept, header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review TODOs.")
     print(f"{args.file}: {len(added)} added, {len(dropped)} dropped (fixed), {len(kept)} entries")
     for key in added:
         print(f"  + {key}")
     for key in dropped:
         print(f"  - {key}")
     return 0
+
+
+def edit_in_place(path: Path, before: list[Entry], after: list[Entry]) -> None:
+    """Drop the text of removed entries and append new ones: comments and untouched entries stay byte for byte
+    (nothing changed: the file is not even rewritten)."""
+    survivors = {id(e) for e in after}
+    new = [e for e in after if not e.line]  # entries read from the file carry their line
+    if all(id(e) in survivors for e in before) and not new:
+        return
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    starts = [e.line for e in before]
+    drop: set[int] = set()
+    for index, entry in enumerate(before):
+        if id(entry) not in survivors:
+            end = starts[index + 1] - 1 if index + 1 < len(starts) else len(lines)
+            drop.update(range(entry.line - 1, end))
+    text = "".join(line for number, line in enumerate(lines) if number not in drop)
+    if new:
+        body = yaml.safe_dump([e.to_yaml() for e in new], sort_keys=False, width=120, allow_unicode=True)
+        text = text.rstrip("\n") + "\n" + ("entries:\n" if not before and "entries:" not in text else "") + body
+    path.write_text(text, encoding="utf-8")

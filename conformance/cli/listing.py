@@ -56,19 +56,24 @@ def list_main(argv: list[str]) -> int:
 
 def backends_main(argv: list[str]) -> int:
     argparse.ArgumentParser(prog="conformance backends", description="Installed backends.").parse_args(argv)
-    from conformance.backends import registry
+    from conformance.backends import isolation, registry
     from conformance.backends.base import optional
 
     for entry in registry.available():
         if entry.error:
             print(f"{entry.name:<20} not installed   {entry.error.splitlines()[0][:100]}")
             continue
-        backend = registry.create(entry.name)
+        # third-party and native backends answer from a worker: a plugin that crashes here costs its line only
+        backend = isolation.wrap(None, entry.name, "auto", registry.PROBE_TIMEOUT,
+                                 start_timeout=registry.PROBE_TIMEOUT)
         try:
-            version = backend.version()  # native backends load their library here: it may be absent or broken
-        except Exception as exc:  # a plugin may fail in any way: report it, list the others
+            version = backend.version()
+            caps = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in optional(backend, "capabilities")().items())
+        except Exception as exc:
             print(f"{entry.name:<20} not usable      {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
             continue
-        caps = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in optional(backend, "capabilities")().items())
+        finally:
+            if isinstance(backend, isolation.IsolatedBackend):
+                backend.close()
         print(f"{entry.name:<20} {version:<28} {caps}")
     return 0

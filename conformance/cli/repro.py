@@ -38,9 +38,15 @@ def main(argv: list[str]) -> int:
     record = None
     if args.results:
         try:
-            record, backend = _record(args.results, instance_id, backend)
+            record, from_record = _record(args.results, instance_id, backend)
         except (OSError, ValueError) as exc:
             return _fail(str(exc))
+        if not backend:
+            problem = untrusted_backend(from_record)
+            if problem:
+                return _fail(f"{args.results}: the record names backend {from_record!r}, {problem}; pass "
+                             "--backend explicitly if you mean to load it")
+            backend = from_record
     if not backend:
         return _fail("which backend? pass --backend NAME or an item id <instance>::<backend>")
 
@@ -88,6 +94,20 @@ def _record(path: Path, instance_id: str, backend: str) -> tuple[ResultRecord | 
         names = ", ".join(sorted({r.backend for r in matches}))
         raise ValueError(f"{path}: {instance_id} has records for several backends ({names}); pass --backend")
     return matches[-1], backend or matches[-1].backend  # the last line wins, as in a re-run appended to a file
+
+
+def untrusted_backend(spec: str) -> str:
+    """Why a backend named by a results file may not be loaded, or "".
+
+    A results file is data: only an installed, registered backend may be resolved from it. ``onnx-backend:MODULE``
+    and ``module:Class`` would import a module the file names (from the current folder under ``python -m``).
+    """
+    from conformance.backends import registry
+
+    name = spec.partition(":")[0]
+    if name == "onnx-backend" or name not in registry.entry_points():
+        return "which is not an installed backend (a results file never selects code to import)"
+    return ""
 
 
 def _fail(message: str) -> int:

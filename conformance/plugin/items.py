@@ -38,9 +38,22 @@ class CaseFile(pytest.File):
             raise CaseFileError(str(exc)) from None
         for error in loaded.errors:
             yield BrokenCase.from_parent(self, name=error.case_id or f"line-{error.line}", error=str(error))
+        state = self.config.stash[state_key]
         for case in cases:
+            where = f"{case.file}:{case.line}" if case.line else case.file
+            first = state.case_ids.setdefault((case.domain, case.op, case.id), where)
+            if first != where:  # records are keyed by id: a second definition would silently collapse into one
+                yield BrokenCase.from_parent(self, name=case.id, error=f"{where}: case {case.id!r}: duplicate "
+                                             f"case id: {case.domain}::{case.op} {case.id!r} is defined at {first}")
+                continue
+            try:
+                instances = expand(case)
+            except Exception as exc:  # a case that cannot become instances costs that case only
+                yield BrokenCase.from_parent(self, name=case.id,
+                                             error=f"{where}: case {case.id!r}: {type(exc).__name__}: {exc}")
+                continue
             by_version: dict[str, list] = {}
-            for instance in expand(case):
+            for instance in instances:
                 by_version.setdefault(instance.id.partition("[")[0], []).append(instance)
             for name, instances in by_version.items():
                 yield CaseVersion.from_parent(self, name=name, instances=instances)
@@ -114,7 +127,7 @@ class CaseVersion(pytest.Collector):
         for instance in self.instances:
             params = "[" + instance.id.partition("[")[2]
             has_claims = instance.expect_error or instance.case.spec_example is not None or any(
-                t.data is not None or t.array is not None for t in instance.outputs
+                t.data is not None or t.array is not None or t.shape is not None for t in instance.outputs
             ) or instance.case.configuration is not None
             # the reference column exists where the case makes claims of its own (literal outputs, a spec
             # example, an expected rejection) and for configuration cases: their records are the spec semantics

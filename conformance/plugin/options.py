@@ -42,6 +42,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="an isolated backend that gives no result within SECONDS is killed: status timeout (0: no limit)",
     )
     group.addoption(
+        "--max-tensor-elements", type=int, default=None, metavar="N",
+        help="a case tensor with more elements is a collection error (default 4194304; "
+        "env CONFORMANCE_MAX_TENSOR_ELEMENTS)",
+    )
+    group.addoption(
         "--isolation", choices=("auto", "process", "none"), default="auto",
         help="run backends in worker processes: auto = the native ones that can abort (default), process = all, "
         "none = in-process (a crash ends the run)",

@@ -32,6 +32,7 @@ class State:
     results_path: str | None = None
     stale_lines: list[str] = field(default_factory=list)  # set at session finish, printed in the summary
     part: Any = None  # this process's durable.PartWriter, opened with its first record
+    case_ids: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (domain, op, id) -> file:line
 
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
@@ -41,8 +42,12 @@ class State:
         backends = []
         for spec in specs:
             try:
-                backends.append(isolation.wrap(None, spec, config.getoption("isolation", "auto"),
-                                               config.getoption("case_timeout", 60.0)))
+                timeout = config.getoption("case_timeout", 60.0)
+                # --case-timeout bounds every phase, the backend's construction in its worker too, with a floor:
+                # loading a runtime on a busy machine is not a case's cost (and a failed start is not retried)
+                start = max(timeout, isolation.START_TIMEOUT_FLOOR) if timeout > 0 else 0
+                backends.append(isolation.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
+                                               start_timeout=start))
             except Exception as exc:
                 raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         paths = [a.split("::")[0] for a in config.args]

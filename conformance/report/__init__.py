@@ -18,7 +18,7 @@ from .crossspec_html import render_cross_spec
 from .embed import FIELDS, finite
 from .html import render_html
 from .junit import write_junit
-from .matrix import build_matrix, format_terminal_matrix
+from .matrix import build_matrix, format_terminal_matrix, printable
 from .merge import Duplicate, MergeResult, merge_files, merge_records
 
 __all__ = [
@@ -84,7 +84,8 @@ class ReportSummary:
         lines.append(f"HTML: {self.html}\nJUnit: {self.junit}\nmerged: {self.results}")
         if self.cross_spec is not None:
             lines.append(f"cross-spec: {self.cross_spec}")
-        return "\n".join(lines) + "\n"
+        # every name and reason here comes from result files: no control character reaches the terminal
+        return "\n".join(printable(line) for line in "\n".join(lines).split("\n")) + "\n"
 
 
 #: The cross-spec page's file name, beside index.html.

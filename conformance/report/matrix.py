@@ -82,6 +82,12 @@ def _cell_text(cell: Cell | None) -> str:
     return text
 
 
+def printable(text: str) -> str:
+    """Control characters (ANSI escapes, carriage returns, ...) of a record shown as ``\\xNN``: a results file
+    must not be able to rewrite the terminal or a CI log it is printed to."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def format_terminal_matrix(records: Iterable[ResultRecord], max_label: int = 44) -> str:
     """One screen of text: op-version rows x backend columns, ``pass/total`` and ``F<n>`` failing records.
 
@@ -92,9 +98,10 @@ def format_terminal_matrix(records: Iterable[ResultRecord], max_label: int = 44)
         return "no result records\n"
 
     def clip(label: str) -> str:
+        label = printable(label)
         return label if len(label) <= max_label else label[: max_label - 3] + "..."
 
-    header = ["op-version"] + matrix.backends
+    header = ["op-version"] + [printable(b) for b in matrix.backends]
     body = [[clip(r)] + [_cell_text(matrix.cell(r, b)) for b in matrix.backends] for r in matrix.rows]
     footer = ["total"] + [_cell_text(matrix.totals[b]) for b in matrix.backends]
     widths = [max(len(line[i]) for line in [header, footer, *body]) for i in range(len(header))]
@@ -107,6 +114,7 @@ def format_terminal_matrix(records: Iterable[ResultRecord], max_label: int = 44)
     status_totals: Counter[str] = Counter()
     for cell in matrix.totals.values():
         status_totals.update(cell.counts)
-    out.append("  ".join(f"{s}={status_totals[s]}" for s in STATUSES if status_totals[s]))
+    shown = [s for s in STATUSES if status_totals[s]] + sorted(s for s in status_totals if s not in STATUSES)
+    out.append("  ".join(f"{printable(s)}={status_totals[s]}" for s in shown))
     out.append("cells: pass/total, F<n> = failing records (fail/error/crash/timeout/xpass)")
     return "\n".join(out) + "\n"

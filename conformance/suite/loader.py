@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from conformance.suite import guards
 from conformance.suite.dtypes import DTYPE_NAMES, FLOAT_DTYPES
 from conformance.suite.irxml import IrXmlError, parse_layer
 from conformance.suite.model import DOMAINS, SOURCES, Case, SpecExample, TensorSpec
@@ -103,6 +104,7 @@ class _LineLoader(_SafeBase):
         node = self.get_single_node()
         if node is None:
             return None
+        guards.check_expansion(node)  # before anything is built: an alias bomb never reaches memory
         try:
             return self._build(node, {}, set())
         except _Fallback:
@@ -177,6 +179,8 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[int, int]]:
         line = mark.line + 1 if mark is not None else 0
         problem = getattr(exc, "problem", None) or str(exc)
         raise CaseFileError(file, line, None, f"YAML syntax error: {problem}") from None
+    except ValueError as exc:  # a guard
+        raise CaseFileError(file, 1, None, str(exc)) from None
     finally:
         loader.dispose()
 
@@ -286,12 +290,14 @@ def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, 
     tolerance = raw.get("tolerance") or {}
     if not isinstance(tolerance, dict) or set(tolerance) - TOLERANCE_KEYS:
         raise ValueError(f"tolerance must be a mapping with keys from {', '.join(sorted(TOLERANCE_KEYS))}")
+    guards.check_tolerance(tolerance)
     expect = raw.get("expect")
     if expect not in (None, "error"):
         raise ValueError(f"expect must be 'error' when given, got {expect!r}")
     tags = raw.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise ValueError("tags must be a list of strings")
+    guards.check_attribute_names(doc["domain"], doc["op"], raw.get("attributes") or {}, expect == "error", tags)
     return Case(
         id=case_id, op=doc["op"], domain=doc["domain"], versions=versions, source=source,
         attributes=attributes, inputs=inputs, outputs=outputs, dtypes=dtypes, layouts=layouts,
@@ -336,6 +342,12 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> t
             shape = list(dims)
         if shape is not None and (not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape)):
             raise ValueError(f"{key}.{name}: shape must be a list of non-negative integers")
+        if shape is not None:
+            guards.check_size(f"{key}.{name}", shape)
+        if body.get("data") is not None:
+            guards.check_data(f"{key}.{name}", body["data"], shape)
+        if body.get("arange") is not None:
+            guards.check_arange(f"{key}.{name}", body["arange"])
         dtype = body.get("dtype")
         if dtype is not None and dtype not in DTYPE_NAMES:
             raise ValueError(f"{key}.{name}: unknown dtype {dtype!r}")
@@ -355,6 +367,8 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> t
             random = {"seed": zlib.crc32(f"{case_id}/{name}".encode()), "distribution": "normal"}
         if random is not None and (not isinstance(random, dict) or "seed" not in random):
             raise ValueError(f"{key}.{name}: random needs a mapping with an explicit seed")
+        if random is not None:
+            guards.check_random(f"{key}.{name}", random)
         if key == "inputs" and not sources and random is None:
             raise ValueError(f"{key}.{name}: integer inputs need data")
         specs.append(

@@ -43,3 +43,22 @@ def test_an_empty_results_file_is_an_error(tmp_path: Path, capsys) -> None:
     (tmp_path / "r.jsonl").write_text("")
     assert main([str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "out")]) == 2
     assert "no result records" in capsys.readouterr().err
+
+
+def test_control_characters_are_escaped_in_the_terminal(tmp_path: Path, capsys) -> None:
+    evil = rec("MaxPool", 22, "a", "float32", "open\x1b[2J\x1b[31mvino", "pass")
+    odd = rec("MaxPool", 22, "b", "float32", "openvino", "weird\x1b[0m")
+    write_records(tmp_path / "r.jsonl", [evil, odd])
+    main([str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "open\\x1b[2J\\x1b[31mvino" in out and "weird\\x1b[0m=1" in out  # the unknown status is counted
+
+
+def test_unknown_statuses_are_listed_and_shown_by_default_in_html(tmp_path: Path) -> None:
+    write_records(tmp_path / "r.jsonl", [rec("MaxPool", 22, "a", "float32", "openvino", "sorta-pass")])
+    main([str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "out")])
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert 'data-s="sorta-pass"' in html
+    data = json.loads(html.split('id="report-data">')[1].split("</script>")[0])
+    assert "sorta-pass" in data["statuses"] and "sorta-pass" in data["failing"]

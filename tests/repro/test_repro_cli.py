@@ -118,3 +118,17 @@ def test_results_without_the_record_is_an_error(tmp_path, capsys, cli):
     results.write_text("")
     assert cli(ONNX_ID, "--results", str(results), "-o", str(tmp_path / "out")) == 2
     assert "no record" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("named", ["onnx-backend:evilmod", "evilmod:Backend", "evilmod"])
+def test_a_results_file_never_selects_code_to_import(tmp_path, capsys, cli, monkeypatch, named):
+    """The probe: a record naming ``onnx-backend:evilmod`` made repro import evilmod from the current folder."""
+    (tmp_path / "evilmod.py").write_text(f"open({str(tmp_path / 'pwned')!r}, 'w').close()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    record = ResultRecord(id=ONNX_ID, op="AveragePool", domain="ai.onnx", version=22, dtype="float32",
+                          backend=named, status="fail")
+    write_records(tmp_path / "results.jsonl", [record])
+    assert cli(ONNX_ID, "--results", str(tmp_path / "results.jsonl"), "-o", str(tmp_path / "out")) == 2
+    assert "not an installed backend" in capsys.readouterr().err
+    assert not (tmp_path / "pwned").exists()

@@ -36,6 +36,8 @@ class OneDnnBackend(Backend):
                    "oneDNN wheel (onednn-cpu-gomp 2023.2: oneDNN 3.2)")
     #: The wheel whose libdnnl.so.3 this backend runs (None: the library found first, _lib.locate).
     distribution: str | None = None
+    #: a non-success dnnl_status_t of the graph API
+    rejection_types = (g.DnnlError,)
 
     def __init__(self) -> None:
         self._engine: g.Engine | None = None

@@ -21,6 +21,8 @@ class OpenVinoBackend(Backend):
     description = "OpenVINO CPU plugin (ai.onnx through the ONNX frontend, openvino cases through the opset API)"
     # native code that segfaults on some valid models (AvgPool-16 without dilations): a worker process per backend
     isolate = True
+    #: OpenVINO's validation (shape inference, op creation, compilation) raises RuntimeError
+    rejection_types = (RuntimeError,)
 
     def __init__(self, device: str | None = None):
         import openvino

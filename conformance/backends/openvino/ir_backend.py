@@ -26,6 +26,8 @@ class OpenVinoIrBackend(Backend):
     #: Run in a worker process under --isolation=auto: an AvgPool-16 layer without ``dilations`` makes
     #: compile_model segfault (openvino 2026.4.1), which must cost one ``crash`` result, not the run.
     isolate = True
+    #: OpenVINO's validation (shape inference, op creation, compilation) raises RuntimeError
+    rejection_types = (RuntimeError,)
 
     def __init__(self, device: str | None = None):
         import openvino

@@ -1,0 +1,147 @@
+"""Checks that make a hostile or malformed case cost that case only, found at collection (not charged to a backend
+at run time) and without exhausting memory: YAML alias expansion, tensor sizes, data against shapes, generator
+parameters, tolerance values and attribute names.
+
+Every check raises ValueError with a message the loader prefixes with file, line and case id.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import yaml
+
+#: Nodes a case file may expand to once every alias is followed (a "billion laughs" document is refused before
+#: anything builds it). The whole repository corpus is far below this.
+MAX_YAML_NODES = int(os.environ.get("CONFORMANCE_MAX_YAML_NODES", 2_000_000))
+#: Elements one tensor of a case may have (4M float32 = 16 MB; the reference works in float64 next to it).
+#: ``--max-tensor-elements`` (or CONFORMANCE_MAX_TENSOR_ELEMENTS) changes it.
+MAX_TENSOR_ELEMENTS = int(os.environ.get("CONFORMANCE_MAX_TENSOR_ELEMENTS", 1 << 22))
+#: The tag a negative case carries when it deliberately uses an attribute its op does not define at all.
+UNKNOWN_ATTRIBUTE_TAG = "unknown-attribute"
+
+
+def expanded_size(node: yaml.Node, limit: int = MAX_YAML_NODES) -> int:
+    """Nodes the document has with every alias expanded (memoized per node: linear in the unexpanded size)."""
+    sizes: dict[int, int] = {}
+
+    def size(n: yaml.Node) -> int:
+        known = sizes.get(id(n))
+        if known is not None:
+            return known
+        sizes[id(n)] = 1  # a recursive alias counts once (PyYAML reports it itself)
+        total = 1
+        if isinstance(n, yaml.SequenceNode):
+            total += sum(size(c) for c in n.value)
+        elif isinstance(n, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in n.value)
+        total = min(total, limit + 1)  # saturate: the numbers of a bomb are astronomically large
+        sizes[id(n)] = total
+        return total
+
+    return size(node)
+
+
+def check_expansion(node: yaml.Node | None) -> None:
+    if node is not None and expanded_size(node) > MAX_YAML_NODES:
+        raise ValueError(f"YAML aliases expand to more than {MAX_YAML_NODES} nodes (an alias bomb?): refused "
+                         "(CONFORMANCE_MAX_YAML_NODES raises the limit)")
+
+
+def elements(shape: list[int]) -> int:
+    return math.prod(int(d) for d in shape)
+
+
+def check_size(where: str, shape: list[int]) -> None:
+    count = elements(shape)
+    if count > MAX_TENSOR_ELEMENTS:
+        raise ValueError(f"{where}: shape {shape} has {count} elements, more than the per-tensor limit of "
+                         f"{MAX_TENSOR_ELEMENTS} (--max-tensor-elements)")
+
+
+def flat_count(where: str, data: Any) -> tuple[int, list[int]]:
+    """(number of values, nested shape) of literal data; ValueError for ragged or non-numeric data."""
+    if isinstance(data, bool) or isinstance(data, int | float):
+        return 1, []
+    if isinstance(data, str) and data.lower() in ("nan", "inf", "-inf", "+inf"):
+        return 1, []
+    if not isinstance(data, list):
+        raise ValueError(f"{where}: data holds {data!r:.40} ({type(data).__name__}), not a number")
+    if not data:
+        return 0, [0]
+    parts = [flat_count(where, d) for d in data]
+    shapes = {tuple(s) for _, s in parts}
+    if len(shapes) > 1:
+        raise ValueError(f"{where}: ragged data (nested lists of different lengths)")
+    return sum(c for c, _ in parts), [len(data), *parts[0][1]]
+
+
+def check_data(where: str, data: Any, shape: list[int] | None) -> None:
+    count, nested = flat_count(where, data)
+    if count > MAX_TENSOR_ELEMENTS:
+        raise ValueError(f"{where}: {count} values, more than the per-tensor limit of {MAX_TENSOR_ELEMENTS}")
+    if shape is not None and count != elements(shape):
+        raise ValueError(f"{where}: {count} values given for shape {shape} ({elements(shape)} elements)")
+
+
+def check_random(where: str, random: dict) -> None:
+    seed = random.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"{where}: random seed must be a non-negative integer, got {seed!r:.40}")
+    distribution = random.get("distribution", "normal")
+    if distribution not in ("normal", "uniform"):
+        raise ValueError(f"{where}: unknown distribution {distribution!r} (normal or uniform)")
+    for key in ("mean", "std", "low", "high"):
+        if key in random and not _finite_number(random[key]):
+            raise ValueError(f"{where}: random {key} must be a finite number, got {random[key]!r:.40}")
+
+
+def check_arange(where: str, arange: Any) -> None:
+    if not isinstance(arange, dict) or set(arange) - {"start", "step"}:
+        raise ValueError(f"{where}: arange is a mapping with keys start, step")
+    for key, value in arange.items():
+        if not _finite_number(value):
+            raise ValueError(f"{where}: arange {key} must be a finite number, got {value!r:.40}")
+
+
+def check_tolerance(tolerance: dict) -> None:
+    for key, value in tolerance.items():
+        if key == "backends":
+            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+                raise ValueError("tolerance.backends maps a backend name to a tolerance mapping")
+            for backend, inner in value.items():
+                for k, v in inner.items():
+                    _check_tolerance_value(f"tolerance.backends.{backend}.{k}", v)
+            continue
+        _check_tolerance_value(f"tolerance.{key}", value)
+
+
+def _check_tolerance_value(where: str, value: Any) -> None:
+    if not _finite_number(value) or value < 0:
+        raise ValueError(f"{where} must be a non-negative finite number, got {value!r:.40}")
+
+
+def _finite_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def check_attribute_names(domain: str, op: str, attributes: dict, expect_error: bool, tags: list[str]) -> None:
+    """An attribute no version of the op defines is a typo (``kernal_shape``): it would make a negative case pass
+    for the wrong reason and a positive one test the defaults. A negative case that means it says so with the
+    ``unknown-attribute`` tag."""
+    from conformance import ops
+
+    entry = ops.find(domain, op)
+    if entry is None:
+        return  # an op the registry does not know: the reference reports it
+    unknown = sorted(set(attributes) - entry.attribute_names() - {"data_format"})
+    if not unknown:
+        return
+    if expect_error and UNKNOWN_ATTRIBUTE_TAG in tags:
+        return
+    known = ", ".join(sorted(entry.attribute_names())) or "none"
+    hint = f" (a negative case testing an undefined attribute says so with tags: [{UNKNOWN_ATTRIBUTE_TAG}])"
+    raise ValueError(f"unknown attribute(s) {', '.join(unknown)} for {domain}::{op} (defined: {known})"
+                     + (hint if expect_error else ""))

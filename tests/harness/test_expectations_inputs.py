@@ -1,0 +1,90 @@
+"""Expectations files as hostile input: every problem is an ExpectationsError naming file and line (the plugin
+turns it into a usage error, never an INTERNALERROR), entries that could never match say why, and `expectations
+update` leaves comments and untouched entries alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.cli.expectations import main as expectations_main
+from conformance.expectations import ExpectationsError, load_file
+from conformance.records import ResultRecord, split_item_id, write_records
+
+GOOD_ID = "ai.onnx/AveragePool-22/ceil::onnxruntime[float32]"
+
+
+def entries_file(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "exp.yaml"
+    path.write_text(f"entries:\n- id: {GOOD_ID}\n  reason: fine\n{body}", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("body, words", [
+    ("- glob: 5\n  reason: r\n", "glob must be a string"),
+    ("- id: 123\n  reason: r\n", "id must be a string"),
+    ("- id: ai.onnx/AveragePool-22/ceil[float32]\n  reason: r\n", "is not an item id"),
+    ("- id: ai.onnx/AveragePool-22/ceil::onnxruntime\n  reason: r\n", "has no [params]"),
+    ("- id: ai.onnx/*::onnxruntime[float32]\n  reason: r\n", "use glob:"),
+    ("- id: " + GOOD_ID + "\n  reason: r\n  versions: '~1.2'\n", "bad version clause"),
+    ("- id: " + GOOD_ID + "\n  reason: [a]\n", "reason must be a string"),
+])
+def test_bad_entries_name_file_and_line(tmp_path, body, words):
+    path = entries_file(tmp_path, body)
+    with pytest.raises(ExpectationsError) as info:
+        load_file(path)
+    assert f"{path}:4: entry 2" in str(info.value) and words in str(info.value)
+
+
+def test_not_utf8(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_bytes(b"entries:\n- id: \xff\n")
+    with pytest.raises(ExpectationsError, match="cannot read"):
+        load_file(path)
+
+
+def record(item: str, status: str) -> ResultRecord:
+    case_id, backend = split_item_id(item)
+    return ResultRecord(id=case_id, op="AveragePool", domain="ai.onnx", version=22, dtype="float32",
+                        backend=backend, status=status)
+
+
+TEXT = f"""\
+# header comment: why these entries exist
+entries:
+# a comment about the first entry
+- id: {GOOD_ID}
+  reason: 'onnxruntime rounds the ceil window differently'   # inline comment
+  status: fail
+- id: ai.onnx/AveragePool-22/other::onnxruntime[float32]
+  reason: fixed later
+"""
+
+
+def test_update_keeps_the_file_byte_for_byte_when_nothing_changed(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_text(TEXT)
+    write_records(tmp_path / "r.jsonl", [record(GOOD_ID, "fail")])
+    assert expectations_main(["update", str(path), "--results", str(tmp_path / "r.jsonl")]) == 0
+    assert path.read_text() == TEXT
+
+
+def test_update_drops_only_the_fixed_entry_and_keeps_comments(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_text(TEXT)
+    new = "ai.onnx/AveragePool-22/new::onnxruntime[float32]"
+    write_records(tmp_path / "r.jsonl", [record(GOOD_ID, "fail"), record(new, "error"),
+                                         record("ai.onnx/AveragePool-22/other::onnxruntime[float32]", "pass")])
+    assert expectations_main(["update", str(path), "--results", str(tmp_path / "r.jsonl")]) == 0
+    text = path.read_text()
+    assert text.startswith(TEXT.split("- id: ai.onnx/AveragePool-22/other")[0])  # comments untouched
+    assert "fixed later" not in text and new in text
+    assert [e.id for e in load_file(path)] == [GOOD_ID, new]
+
+
+def test_update_on_unreadable_input_exits_2(tmp_path, capsys):
+    path = entries_file(tmp_path, "- glob: 5\n  reason: r\n")
+    (tmp_path / "r.jsonl").write_text("")
+    assert expectations_main(["update", str(path), "--results", str(tmp_path / "r.jsonl")]) == 2
+    assert "glob must be a string" in capsys.readouterr().err
