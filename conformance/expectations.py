@@ -36,6 +36,7 @@ class Entry:
     versions: str = ""  # e.g. ">=2026.0,<2027"
     file: str = ""
     line: int = 0
+    problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
     _regex: re.Pattern | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -153,11 +154,9 @@ def load_file(path: Path) -> list[Entry]:
             raise ExpectationsError(f"{where}: every entry needs a reason")
         if item.get("status") not in (None, *EXPECTED_STATUSES):
             raise ExpectationsError(f"{where}: status must be one of {', '.join(sorted(EXPECTED_STATUSES))}")
-        problem = never_matches(item.get("id"), item.get("glob"))
-        if problem:
-            raise ExpectationsError(f"{where}: {problem}")
         entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
-                      status=item.get("status"), versions=item.get("versions", ""), file=str(path), line=line)
+                      status=item.get("status"), versions=item.get("versions", ""), file=str(path), line=line,
+                      problem=never_matches(item.get("id"), item.get("glob")))
         try:
             version_in_range("0", entry.versions)  # validate the range syntax now, not at first use
         except ExpectationsError as exc:

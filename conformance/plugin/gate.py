@@ -97,7 +97,10 @@ def stale_report(state, session: pytest.Session | None = None) -> list[str]:
     """One line per stale entry after a whole run; after a partial one a single line with their count."""
     if state.expectations is None or not state.expectations.entries:
         return []
-    stale = state.expectations.stale([r.item_id for r in state.records])
+    # an entry that can never match (malformed id) is said in every run, partial or not
+    lines = [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) can never match: {e.problem}"
+             for e in state.expectations.entries if e.problem]
+    stale = [e for e in state.expectations.stale([r.item_id for r in state.records]) if not e.problem]
     if state.config.getoption("no_default_cases", default=False):
         # the shipped expectations describe the shipped corpus, which did not run
         from conformance.shipped import expectations_dir
@@ -106,6 +109,12 @@ def stale_report(state, session: pytest.Session | None = None) -> list[str]:
         stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
     why = partial_run(state.config, session)
     if why:
-        return [f"{len(stale)} expectations entries matched no item of this partial run ({why}): not checked, "
-                "only a whole run can call an entry stale"] if stale else []
-    return [f"stale expectation: {e.file}: entry {e.line} ({e.key}) matched no item of this run" for e in stale]
+        return lines + ([f"{len(stale)} expectations entries matched no item of this partial run ({why}): not "
+                         "checked, only a whole run can call an entry stale"] if stale else [])
+    return lines + [f"stale expectation: {e.file}: entry {e.line} ({e.key}) matched no item of this run"
+                    for e in stale]
+
+
+def never_matching(state) -> bool:
+    """Entries whose id can never match an item: a strict gate fails on them in any run."""
+    return state.expectations is not None and any(e.problem for e in state.expectations.entries)

@@ -135,12 +135,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     write_records(target, records, meta=run_meta(session))
     durable.remove_parts(target)
     state.results_path = str(target)
-    from conformance.plugin.gate import partial_run, stale_report
+    from conformance.plugin.gate import never_matching, partial_run, stale_report
 
     stale = stale_report(state, session)
     state.stale_lines = stale
-    if config.getoption("strict_expectations") and stale and not partial_run(config, session) \
-            and session.exitstatus == 0:
+    failing = never_matching(state) or (stale and not partial_run(config, session))
+    if config.getoption("strict_expectations") and failing and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 

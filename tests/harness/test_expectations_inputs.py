@@ -24,9 +24,6 @@ def entries_file(tmp_path: Path, body: str) -> Path:
 @pytest.mark.parametrize("body, words", [
     ("- glob: 5\n  reason: r\n", "glob must be a string"),
     ("- id: 123\n  reason: r\n", "id must be a string"),
-    ("- id: ai.onnx/AveragePool-22/ceil[float32]\n  reason: r\n", "is not an item id"),
-    ("- id: ai.onnx/AveragePool-22/ceil::onnxruntime\n  reason: r\n", "has no [params]"),
-    ("- id: ai.onnx/*::onnxruntime[float32]\n  reason: r\n", "use glob:"),
     ("- id: " + GOOD_ID + "\n  reason: r\n  versions: '~1.2'\n", "bad version clause"),
     ("- id: " + GOOD_ID + "\n  reason: [a]\n", "reason must be a string"),
 ])
@@ -35,6 +32,17 @@ def test_bad_entries_name_file_and_line(tmp_path, body, words):
     with pytest.raises(ExpectationsError) as info:
         load_file(path)
     assert f"{path}:4: entry 2" in str(info.value) and words in str(info.value)
+
+
+@pytest.mark.parametrize("entry_id, words", [
+    ("ai.onnx/AveragePool-22/ceil[float32]", "is not an item id"),
+    ("ai.onnx/AveragePool-22/ceil::onnxruntime", "has no [params]"),
+    ("ai.onnx/*::onnxruntime[float32]", "use glob:"),
+])
+def test_entries_that_can_never_match_say_why(tmp_path, entry_id, words):
+    (_, entry) = load_file(entries_file(tmp_path, f"- id: {entry_id}\n  reason: r\n"))
+    assert words in entry.problem and entry.line == 4
+    assert entry.problem == "" or not entry.matches_id(GOOD_ID)
 
 
 def test_not_utf8(tmp_path):
