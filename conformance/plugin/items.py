@@ -41,10 +41,13 @@ class CaseFile(pytest.File):
         state = self.config.stash[state_key]
         for case in cases:
             where = f"{case.file}:{case.line}" if case.line else case.file
-            first = state.case_ids.setdefault((case.domain, case.op, case.id), where)
-            if first != where:  # records are keyed by id: a second definition would silently collapse into one
+            # records are keyed by instance id: a second definition would silently collapse into the first
+            firsts = {state.case_ids.setdefault((case.domain, case.op, v, case.id), where) for v in case.versions}
+            clash = sorted(f for f in firsts if f != where)
+            if clash:
                 yield BrokenCase.from_parent(self, name=case.id, error=f"{where}: case {case.id!r}: duplicate "
-                                             f"case id: {case.domain}::{case.op} {case.id!r} is defined at {first}")
+                                             f"case id: {case.domain}::{case.op} {case.id!r} is defined at "
+                                             f"{clash[0]} for the same version")
                 continue
             try:
                 instances = expand(case)

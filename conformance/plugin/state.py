@@ -32,7 +32,7 @@ class State:
     results_path: str | None = None
     stale_lines: list[str] = field(default_factory=list)  # set at session finish, printed in the summary
     part: Any = None  # this process's durable.PartWriter, opened with its first record
-    case_ids: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (domain, op, id) -> file:line
+    case_ids: dict[tuple[str, str, int, str], str] = field(default_factory=dict)  # (domain, op, version, id) -> where
 
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
