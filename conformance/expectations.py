@@ -186,6 +186,9 @@ def never_matches(entry_id: str | None, glob: str | None) -> str:
     if "::" not in text and "*" not in text:
         return (f"{text!r} is not an item id: item ids read <instance>::<backend>[params], e.g. "
                 "ai.onnx/AveragePool-22/2d_ceil::onnxruntime[float32]")
+    if re.search(r"\]::[^\[\]:]+$", text):
+        return (f"{text!r} uses the form <instance>[params]::backend; item ids read <case>::<backend>[params], "
+                "e.g. ai.onnx/AveragePool-22/2d_ceil::onnxruntime[float32]")
     if entry_id is not None and not entry_id.endswith("]"):
         return f"id {entry_id!r} has no [params] at its end: item ids end with [dtype] or [dtype-layout]"
     return ""

@@ -41,6 +41,13 @@ class TractBackend(Backend):
 
         return tract.version()
 
+    @property
+    def rejection_types(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
+        """tract's loader, optimiser and runner report every refusal as TractError (its error chain as text)."""
+        from tract.bindings import TractError
+
+        return (TractError,)
+
     def capabilities(self) -> dict[str, list[str]]:
         return lowering.capabilities()
 

@@ -38,6 +38,7 @@ def test_bad_entries_name_file_and_line(tmp_path, body, words):
     ("ai.onnx/AveragePool-22/ceil[float32]", "is not an item id"),
     ("ai.onnx/AveragePool-22/ceil::onnxruntime", "has no [params]"),
     ("ai.onnx/*::onnxruntime[float32]", "use glob:"),
+    ("ai.onnx/AveragePool-22/ceil[float32]::onnxruntime", "uses the form <instance>[params]::backend"),
 ])
 def test_entries_that_can_never_match_say_why(tmp_path, entry_id, words):
     (_, entry) = load_file(entries_file(tmp_path, f"- id: {entry_id}\n  reason: r\n"))

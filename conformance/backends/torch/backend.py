@@ -19,6 +19,9 @@ class TorchBackend(Backend):
     name = "torch"
     isolate = True
     description = "PyTorch torch.nn.functional pooling (CPU), spec attributes mapped where exact"
+    #: torch.nn.functional checks its arguments with RuntimeError ("pad should be at most half of effective kernel
+    #: size") and ValueError
+    rejection_types = (RuntimeError, ValueError)
 
     def __init__(self) -> None:
         import importlib.util
