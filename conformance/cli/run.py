@@ -62,7 +62,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (default: auto; 0: serial)")
     parser.add_argument("--shard", help="run shard i/n of the items")
     parser.add_argument("--isolation", choices=["auto", "process", "none"], default="auto",
-                        help="run backends in worker processes (auto: the native ones that can crash)")
+                        help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
     parser.add_argument("--case-timeout", type=float, default=60, help="seconds per case before 'timeout'")
     parser.add_argument("-k", help="pytest -k expression over item ids")
     parser.add_argument("--baseline", action="append", help="result file(s) of a previous run: gate on regressions")

@@ -48,6 +48,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--isolation", choices=("auto", "process", "none"), default="auto",
-        help="run backends in worker processes: auto = the native ones that can abort (default), process = all, "
+        help="run backends in worker processes: auto = every third-party backend and our native ones that can abort "
+        "(default), process = all, "
         "none = in-process (a crash ends the run)",
     )

@@ -60,6 +60,7 @@ class HangingBackend(CorrectBackend):
 
 class RaisingBackend(CorrectBackend):
     name = "fake-raise"
+    rejection_types = (ValueError,)  # its runtime's validation error: a rejection (docs/backends.md)
 
     def run(self, case, inputs):
         raise ValueError(f"bad attributes {dict(case.attributes)}")

@@ -12,19 +12,23 @@ from isolation_helpers import alive, make_instance, spec_of
 
 from conformance import runner
 from conformance.backends import isolation
-from conformance.backends.base import Backend, Crashed, TimedOut, Unsupported
+from conformance.backends.base import Backend, Crashed, Rejected, TimedOut, Unsupported
 
 FAULTS = [
     (fakes.AbortingBackend, "crash", "worker died: signal SIGABRT (-6)"),
     (fakes.SegfaultingBackend, "crash", "worker died: signal SIGSEGV (-11)"),
     (fakes.ExitingBackend, "crash", "worker died: exit code 3"),
     (fakes.HangingBackend, "timeout", "no result within 2 s"),
-    (fakes.RaisingBackend, "error", "ValueError: bad attributes {'kernel_shape': [2, 2]}"),
-    (fakes.CustomRaisingBackend, "error", "CustomError: the runtime says no"),
+    (fakes.RaisingBackend, "error", "rejected: ValueError: bad attributes {'kernel_shape': [2, 2]}"),
+    (fakes.CustomRaisingBackend, "error", "not a rejection by the runtime (the backend does not declare this "
+                                          "exception type as its runtime's rejection (docs/backends.md)): "
+                                          "CustomError: the runtime says no"),
     (fakes.UnsupportedBackend, "unsupported", "no AveragePool here"),
     (fakes.NotImplementedBackend, "unsupported", "later"),
-    (fakes.UnpicklableBackend, "error", "TypeError: cannot send the backend's answer"),
-    (fakes.BrokenConstructorBackend, "crash", "the backend could not be constructed in the worker: OSError"),
+    (fakes.UnpicklableBackend, "error", "not a rejection by the runtime (TypeError is a harness, adapter or "
+                                        "loading failure): TypeError: cannot send the backend's answer"),
+    (fakes.BrokenConstructorBackend, "error", "backend unavailable: the backend could not be constructed in the "
+                                              "worker: OSError"),
     (fakes.ChattyBackend, "pass", ""),
     (fakes.CorrectBackend, "pass", ""),
 ]
@@ -79,9 +83,12 @@ def test_exceptions_keep_their_kind(isolated):
         isolated(fakes.UnsupportedBackend).run(case, inputs)
     with pytest.raises(NotImplementedError, match="later"):
         isolated(fakes.NotImplementedBackend).run(case, inputs)
-    with pytest.raises(ValueError, match="bad attributes") as builtin:
+    with pytest.raises(Rejected, match="bad attributes") as rejected:  # classified in the worker
         isolated(fakes.RaisingBackend).run(case, inputs)
-    assert type(builtin.value) is ValueError
+    assert type(rejected.value).__name__ == "ValueError"
+    with pytest.raises(TypeError, match="cannot send") as builtin:  # not a rejection: the builtin type itself
+        isolated(fakes.UnpicklableBackend).run(case, inputs)
+    assert type(builtin.value) is TypeError
     with pytest.raises(isolation.RemoteError) as custom:
         isolated(fakes.CustomRaisingBackend).run(case, inputs)
     assert type(custom.value).__name__ == "CustomError" and str(custom.value) == "the runtime says no"
