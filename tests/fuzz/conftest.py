@@ -14,6 +14,8 @@ class ReferenceBackend(Backend):
     """The oracle wrapped as a backend: it must never diverge from itself (and rejects what it rejects)."""
 
     name = "reference-as-backend"
+    #: the reference's refusal is this backend's runtime rejection (docs/backends.md, "Rejections")
+    rejection_types = (reference.SpecViolation,)
 
     def version(self) -> str:
         return "test"
