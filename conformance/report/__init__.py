@@ -90,6 +90,8 @@ class ReportSummary:
 
 #: The cross-spec page's file name, beside index.html.
 CROSS_SPEC = "cross-spec.html"
+
+
 def run_notes(meta: dict[str, str]) -> list[str]:
     """What a reader must know before trusting the figures: the run did not finish, or ran a subset."""
     notes = [f"INCOMPLETE RUN: {meta['interrupted']}"] if meta.get("interrupted") else []
