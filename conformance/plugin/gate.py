@@ -111,7 +111,7 @@ def stale_report(state, session: pytest.Session | None = None) -> list[str]:
     if why:
         return lines + ([f"{len(stale)} expectations entries matched no item of this partial run ({why}): not "
                          "checked, only a whole run can call an entry stale"] if stale else [])
-    return lines + [f"stale expectation: {e.file}: entry {e.line} ({e.key}) matched no item of this run"
+    return lines + [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) matched no item of this run"
                     for e in stale]
 
 

@@ -22,8 +22,10 @@ def instance(attributes: dict, shape: list[int], layout: str = "NCX", data: list
              dtype: str = "float32") -> CaseInstance:
     """One oneDNN MaxPool instance; ``shape``/``data`` channels-first (the loader transposes NXC)."""
     x = {"shape": shape, "data": data} if data is not None else {"shape": shape, "random": {"seed": 5}}
-    doc = {"op": "MaxPool", "domain": "onednn", "version": 1, "cases": [
-        {"id": "c", "attributes": attributes, "layouts": [layout], "dtypes": [dtype], "inputs": {"x": x}}]}
+    case = {"id": "c", "attributes": attributes, "layouts": [layout], "dtypes": [dtype], "inputs": {"x": x}}
+    if "exclude_pad" in attributes:  # AvgPool's attribute: only a negative case may name it (the loader checks)
+        case.update(expect="error", reason="exclude_pad is not a MaxPool attribute", tags=["unknown-attribute"])
+    doc = {"op": "MaxPool", "domain": "onednn", "version": 1, "cases": [case]}
     loaded = load_text(yaml.safe_dump(doc, sort_keys=False), "generated.yaml")
     assert not loaded.errors, loaded.errors
     (found,) = expand(loaded.cases[0])

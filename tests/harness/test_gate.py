@@ -152,9 +152,9 @@ def test_stale_entries_are_listed_and_strict_only_after_a_whole_run(pytester: py
     whole = ["--backend=onnx-backend:vendor_rt", "--expectations=exp/e.yaml"]
     result = _run(pytester, *whole)
     lines = [line for line in result.outlines if line.startswith("stale expectation:")]
-    assert lines == ["stale expectation: exp/e.yaml: entry 1 (ai.onnx/AveragePool-22/nothing::onnx-backend:"
+    assert lines == ["stale expectation: exp/e.yaml:2: entry (ai.onnx/AveragePool-22/nothing::onnx-backend:"
                      "vendor_rt[float32]) matched no item of this run",
-                     "stale expectation: exp/e.yaml: entry 2 (glob:ai.onnx/AveragePool-7/*) matched no item of "
+                     "stale expectation: exp/e.yaml:4: entry (glob:ai.onnx/AveragePool-7/*) matched no item of "
                      "this run"]
     assert result.ret == 0
     assert _run(pytester, *whole, "--strict-expectations").ret == 1

@@ -29,7 +29,9 @@ def layout(tmp_path: Path) -> tuple[Path, Path]:
     """A project folder to run from and a case folder beside it (outside the invocation folder)."""
     (tmp_path / "project").mkdir()
     (tmp_path / "mycases").mkdir()
-    (tmp_path / "mycases" / "good.yaml").write_text(GOOD)
+    # case ids are unique across files: the good copy gets its own
+    (tmp_path / "mycases" / "good.yaml").write_text(GOOD.replace("id: ceil", "id: ceil_good")
+                                                    .replace("id: seeded", "id: seeded_good"))
     (tmp_path / "mycases" / "wrong.yaml").write_text(WRONG)
     return tmp_path / "project", tmp_path / "mycases"
 
@@ -55,7 +57,7 @@ def test_repro_command_and_node_id_work_from_the_invocation_folder(layout):
     out = project.parent / "r.jsonl"
     failed = pytest_in(project, "--cases", "../mycases", f"--results={out}", "-k", "wrong and AveragePool-22 and ceil")
     assert failed.returncode == 1
-    (record,) = [r for r in map(json.loads, out.read_text().splitlines()) if r["status"] == "fail"]
+    (record,) = [r for r in map(json.loads, out.read_text().splitlines()) if r.get("status") == "fail"]
     command = shlex.split(record["repro"])
     assert command[0] == "pytest" and command[1].startswith(str(cases / "wrong.yaml") + "::")  # absolute: outside
     again = pytest_in(project, *command[1:], f"--results={out}")
@@ -73,6 +75,6 @@ def test_repro_command_is_relative_inside_the_invocation_folder(tmp_path):
     (tmp_path / "cases" / "wrong.yaml").write_text(WRONG)
     out = tmp_path / "r.jsonl"
     pytest_in(tmp_path, "--cases=cases", f"--results={out}", "-k", "AveragePool-22 and ceil")
-    (record,) = [r for r in map(json.loads, out.read_text().splitlines()) if r["status"] == "fail"]
+    (record,) = [r for r in map(json.loads, out.read_text().splitlines()) if r.get("status") == "fail"]
     assert record["repro"] == ("pytest 'cases/wrong.yaml::ai.onnx/AveragePool-22/ceil::reference[float32]' "
                                "-p no:randomly")

@@ -72,6 +72,6 @@ def test_defect_makes_the_reference_item_an_erratum() -> None:
 def test_text_and_data_are_exclusive() -> None:
     doc = yaml.safe_load(CASES)
     doc["cases"] = [doc["cases"][1]]
-    doc["cases"][0]["inputs"]["x"]["data"] = [1]
+    doc["cases"][0]["inputs"]["x"]["data"] = [1] * 9  # the right length: only the exclusivity is wrong
     loaded = load_text(yaml.safe_dump(doc), "published.yaml")
     assert loaded.errors and "one of data, text" in str(loaded.errors[0])
