@@ -30,7 +30,7 @@ def bare_pass(items: list) -> int:
     import onnxruntime as ort
     from onnx import helper
 
-    import reference
+    import conformance_reference as reference
     from conformance.suite import tensors
     from conformance.suite.expand import inputs_of
 

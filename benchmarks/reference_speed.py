@@ -17,7 +17,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-import reference
+import conformance_reference as reference
 
 
 def _best(fn: Callable[[], object], repeats: int, number: int = 1) -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import reference
+import conformance_reference as reference
 from conformance import ops
 from conformance.ops import dims
 from conformance.ops.dims import Dimension

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import reference
+import conformance_reference as reference
 from conformance.suite.expand import expected_of, inputs_of
 from conformance.suite.model import CaseInstance
 

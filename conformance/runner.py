@@ -10,7 +10,7 @@ import traceback
 
 import numpy as np
 
-import reference
+import conformance_reference as reference
 from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection, optional
 from conformance.compare import outputs
 from conformance.oracle import Oracle, oracle_for

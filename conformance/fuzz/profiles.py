@@ -7,7 +7,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import reference
+import conformance_reference as reference
 from conformance import ops
 from conformance.ops.spec import FuzzSpec
 

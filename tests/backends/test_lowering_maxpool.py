@@ -10,7 +10,7 @@ import onnxruntime as ort
 import pytest
 from test_lowering import case, expected, instances, onnx_attr
 
-import reference
+import conformance_reference as reference
 from conformance.backends.lowering import LoweredModel, lower
 from conformance.suite.expand import inputs_of
 

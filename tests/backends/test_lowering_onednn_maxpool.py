@@ -10,7 +10,7 @@ import onnxruntime as ort
 import pytest
 import yaml
 
-import reference
+import conformance_reference as reference
 from conformance.backends.base import Unsupported
 from conformance.backends.lowering import LoweredModel, lower, onnx_model_for
 from conformance.suite.expand import expand, inputs_of

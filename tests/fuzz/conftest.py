@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import reference
+import conformance_reference as reference
 from conformance.backends.base import Backend
 from conformance.suite.model import CaseInstance
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import reference
+import conformance_reference as reference
 from conformance.fuzz import signature as sig
 from conformance.fuzz.draft import Draft, attributes, to_instance
 from conformance.fuzz.shrink import candidates, shrink

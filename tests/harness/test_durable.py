@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 FAKES = textwrap.dedent("""\
     import ctypes, os, signal, sys, time
-    import reference
+    import conformance_reference as reference
     from conformance.backends.base import Backend
 
     class Fault(Backend):

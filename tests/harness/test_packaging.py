@@ -27,9 +27,12 @@ def test_every_package_is_listed_and_the_data_is_mapped():
     setup = pyproject()["tool"]["setuptools"]
     on_disk = {".".join(p.parent.relative_to(ROOT).parts) for top in ("conformance", "reference")
                for p in (ROOT / top).rglob("__init__.py")}
+    # the folder reference/ installs as conformance_reference (a unique top-level name)
+    on_disk = {"conformance_reference" if name == "reference" else name for name in on_disk}
     data = {"conformance._shipped.cases": "cases", "conformance._shipped.expectations": "expectations"}
     assert set(setup["packages"]) == on_disk | set(data), "list new packages in pyproject's [tool.setuptools]"
-    assert setup["package-dir"] == data
+    assert setup["package-dir"] == {**data, "conformance_reference": "reference"}
+    assert "reference" not in setup["packages"]  # never the generic top-level name
     assert setup["package-data"]["conformance._shipped.cases"] == ["**/*.yaml", "**/*.yml"]
     assert "pytest-xdist>=3.5" in pyproject()["project"]["dependencies"]  # `conformance run -n auto` as shipped
 

@@ -82,7 +82,8 @@ def test_wheel_carries_the_corpus_and_the_expectations(wheel: Path):
     expectations = sorted(p.name for p in (ROOT / "expectations").glob("*.yaml"))
     assert {f"conformance/_shipped/cases/{c}" for c in cases} <= names
     assert {f"conformance/_shipped/expectations/{e}" for e in expectations} <= names
-    assert "reference/__init__.py" in names and "conformance/plugin/__init__.py" in names
+    assert "conformance_reference/__init__.py" in names and "conformance/plugin/__init__.py" in names
+    assert not [n for n in names if n.startswith("reference/")]  # the oracle ships under its unique name
 
 
 def test_installed_tool_runs_the_whole_corpus_from_an_empty_folder(venv: Path, tmp_path: Path):

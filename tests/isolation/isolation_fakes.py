@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-import reference
+import conformance_reference as reference
 from conformance.backends.base import Backend, Unsupported
 
 

@@ -79,7 +79,7 @@ def test_a_case_fault_in_an_unflagged_plugin_is_still_isolated():
 
 PLUGIN = textwrap.dedent("""\
     import ctypes, os, sys, time
-    import reference
+    import conformance_reference as reference
     from conformance.backends.base import Backend
 
     class Segv(Backend):

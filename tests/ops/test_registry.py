@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import reference
+import conformance_reference as reference
 from conformance import ops
 from conformance.coverage import dimensions
 from conformance.fuzz.strategies import MUTATIONS, profile

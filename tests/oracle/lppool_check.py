@@ -10,7 +10,7 @@ import naive_maxpool
 import numpy as np
 import pytest
 
-import reference
+import conformance_reference as reference
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 

@@ -8,7 +8,7 @@ import naive_maxpool as naive
 import numpy as np
 import pytest
 
-import reference
+import conformance_reference as reference
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-import reference
+import conformance_reference as reference
 
 
 def test_known_ops_exactly_the_registered_versions() -> None:
@@ -143,5 +143,6 @@ def test_reference_knows_nothing_of_the_harness() -> None:
     root = pathlib.Path(reference.__file__).parent
     for path in root.glob("*.py"):
         assert "conformance" not in path.read_text().replace("No dependency on ``conformance``", ""), path
-    code = "import sys, reference; assert 'conformance' not in sys.modules, 'reference imported conformance'"
+    code = ("import sys, conformance_reference; "
+            "assert 'conformance' not in sys.modules, 'reference imported conformance'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root.parent)

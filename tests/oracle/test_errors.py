@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import reference
+import conformance_reference as reference
 
 X3 = np.zeros((1, 1, 6), np.float32)
 X4 = np.zeros((1, 1, 6, 6), np.float32)

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import reference
-from reference import onnx_globalmaxpool
+import conformance_reference as reference
+from conformance_reference import onnx_globalmaxpool
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 SETTINGS = settings(derandomize=True, max_examples=100, deadline=None, database=None,

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from lppool_check import BF16, assert_close, check_global_lppool, check_lppool
 
-import reference
-from reference import onnx_lppool
+import conformance_reference as reference
+from conformance_reference import onnx_lppool
 
 SETTINGS = settings(
     derandomize=True, max_examples=60, deadline=None, database=None,

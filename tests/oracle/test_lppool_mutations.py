@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from lppool_check import check_global_lppool, check_lppool
 
-from reference import _onnx_windows, _pnorm, onnx_globallppool, onnx_lppool
+from conformance_reference import _onnx_windows, _pnorm, onnx_globallppool, onnx_lppool
 
 CEIL_IN_RIGHT_PAD = {"kernel_shape": [2], "strides": [2], "pads": [0, 1], "ceil_mode": 1}
 ODD = np.array([-1, -2, -3, -4, 5, -6], np.float32).reshape(1, 1, 6)

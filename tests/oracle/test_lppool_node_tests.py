@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from onnx import helper
 
-import reference
-from reference import onnx_lppool
+import conformance_reference as reference
+from conformance_reference import onnx_lppool
 
 # onnx computes LpPool's expected values in float32 (its own pool helper): K terms summed in float32, a root.
 LPPOOL_RTOL = 2e-6

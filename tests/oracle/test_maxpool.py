@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from maxpool_check import BF16, _run, check
 
-import reference
-from reference import onnx_maxpool
+import conformance_reference as reference
+from conformance_reference import onnx_maxpool
 
 SETTINGS = settings(
     derandomize=True, max_examples=200, deadline=None, database=None,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from maxpool_check import check
 
-from reference import _onnx_windows, onnx_maxpool
+from conformance_reference import _onnx_windows, onnx_maxpool
 
 CEIL_IN_RIGHT_PAD = {"kernel_shape": [2], "strides": [2], "pads": [0, 1], "ceil_mode": 1}
 

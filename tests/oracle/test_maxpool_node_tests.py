@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from onnx import helper
 
-import reference
-from reference import onnx_maxpool
+import conformance_reference as reference
+from conformance_reference import onnx_maxpool
 
 # Expected values that are wrong per the spec text: name -> reason (docs/spec-notes.md, "MaxPool (ONNX)").
 KNOWN_ERRATA: dict[str, str] = {}

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_pool import _auto, pool_nc
 
-import reference
+import conformance_reference as reference
 from conformance import ops
 from conformance.ops.neutral import Configuration, Inexpressible, Spelled, spell
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import reference
-from reference import _onednn_windows, onednn_maxpool, onnx_maxpool
+import conformance_reference as reference
+from conformance_reference import _onednn_windows, onednn_maxpool, onnx_maxpool
 
 SETTINGS = settings(
     derandomize=True, max_examples=300, deadline=None, database=None,

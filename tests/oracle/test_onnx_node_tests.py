@@ -11,7 +11,7 @@ import onnx
 import pytest
 from onnx import helper
 
-import reference
+import conformance_reference as reference
 
 # Expected values that are themselves wrong in onnx's generated tests: name -> reason (see docs/spec-notes.md).
 KNOWN_ERRATA: dict[str, str] = {

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from openvino_maxpool_check import BF16, check, check_adaptive
 
-import reference
+import conformance_reference as reference
 
 SETTINGS = settings(
     derandomize=True, max_examples=150, deadline=None, database=None,

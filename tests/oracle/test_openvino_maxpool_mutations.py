@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from openvino_maxpool_check import check, check_adaptive
 
-from reference import openvino_adaptive_maxpool, openvino_maxpool
+from conformance_reference import openvino_adaptive_maxpool, openvino_maxpool
 
 BASE = {"kernel": [2, 2], "strides": [1, 1], "pads_begin": [0, 0], "pads_end": [0, 0]}
 MUTATION_EXAMPLES = [
@@ -82,7 +82,7 @@ def test_mutation_padding_not_minus_inf(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_mutation_last_maximum_wins(monkeypatch: pytest.MonkeyPatch) -> None:
-    from reference import _maxwindows
+    from conformance_reference import _maxwindows
 
     orig = _maxwindows._taps
     monkeypatch.setattr(_maxwindows, "_taps", lambda p, v: reversed(list(orig(p, v))))
@@ -91,7 +91,7 @@ def test_mutation_last_maximum_wins(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_mutation_same_output_is_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """The text's literal "H_out = H" for same_* (wrong for strides > 1) must be caught."""
-    from reference._windows import Axis
+    from conformance_reference._windows import Axis
 
     orig = openvino_maxpool.make_axes
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import reference
+import conformance_reference as reference
 
 SETTINGS = settings(
     derandomize=True, max_examples=100, deadline=None, database=None,

@@ -9,7 +9,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-import reference
+import conformance_reference as reference
 
 NAN = math.nan
 

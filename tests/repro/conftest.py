@@ -21,9 +21,9 @@ from conformance.cli.repro import main
 
 BOOTSTRAP = """
 import runpy, sys
-for name in ("conformance", "reference"):
+for name in ("conformance", "conformance_reference"):
     sys.modules[name] = None
-for name in ("conformance", "reference", "conformance.backends.onednn"):
+for name in ("conformance", "conformance_reference", "conformance.backends.onednn"):
     try:
         __import__(name)
     except ImportError:

@@ -67,7 +67,7 @@ def output_ports(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str
     try:
         return builders.inferred_outputs(case, inputs)
     except Exception:  # noqa: BLE001 - a case the opset API refuses still gets an IR: the reader decides
-        import reference
+        import conformance_reference as reference
 
         values = {i: x for i, x in enumerate(inputs) if x.dtype.kind in "iu"}
         try:
