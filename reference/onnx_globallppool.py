@@ -10,12 +10,12 @@ p <= 0 has no Lp norm (SpecViolation); docs/spec-notes.md, "GlobalLpPool (ONNX)"
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
+from ._global_windows import shape_functions
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 
 OP = "GlobalLpPool"
@@ -34,20 +34,7 @@ def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> fl
     return exponent(since, attributes, op)
 
 
-def output_shapes(
-    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
-) -> list[tuple[int, ...]]:
-    shape = tuple(input_shapes[0])
-    _check(since, shape, attributes)
-    return [(*shape[:2], *([1] * (len(shape) - 2)))]
-
-
-def window_elements(
-    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
-) -> int:
-    shape = tuple(input_shapes[0])
-    _check(since, shape, attributes)
-    return math.prod(shape[2:])
+output_shapes, window_elements = shape_functions(_check)
 
 
 def evaluate(

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
+from ._global_windows import shape_functions
 
 OP = "GlobalMaxPool"
 VERSIONS = (1, 22)
@@ -37,20 +38,7 @@ def _check_dtype(since: int, x: np.ndarray) -> None:
                             f"{list(supported_dtypes(since))}")
 
 
-def output_shapes(
-    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
-) -> list[tuple[int, ...]]:
-    shape = tuple(input_shapes[0])
-    _check(since, shape, attributes)
-    return [(*shape[:2], *([1] * (len(shape) - 2)))]
-
-
-def window_elements(
-    since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
-) -> int:
-    shape = tuple(input_shapes[0])
-    _check(since, shape, attributes)
-    return int(np.prod(shape[2:], dtype=np.int64))
+output_shapes, window_elements = shape_functions(_check)
 
 
 def evaluate(
