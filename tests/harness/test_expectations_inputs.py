@@ -4,6 +4,7 @@ update` leaves comments and untouched entries alone."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,17 @@ def test_update_on_unreadable_input_exits_2(tmp_path, capsys):
     (tmp_path / "r.jsonl").write_text("")
     assert expectations_main(["update", str(path), "--results", str(tmp_path / "r.jsonl")]) == 2
     assert "glob must be a string" in capsys.readouterr().err
+
+
+def test_an_alias_bomb_in_an_expectations_file_is_refused_quickly(tmp_path):
+    """Expectations are parsed like case files: the alias-expansion guard runs before anything is built."""
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"] + [
+        f"{b}: &{b} [{', '.join(['*' + a] * 10)}]" for a, b in zip("abcdefgh", "bcdefghi")
+    ]
+    path = tmp_path / "bomb.yaml"
+    path.write_text("defs:\n" + "".join(f"  {line}\n" for line in levels)
+                    + f"entries:\n- id: {GOOD_ID}\n  reason: *i\n", encoding="utf-8")
+    start = time.monotonic()
+    with pytest.raises(ExpectationsError, match=r"bomb\.yaml:1: YAML aliases expand to more than"):
+        load_file(path)
+    assert time.monotonic() - start < 5
