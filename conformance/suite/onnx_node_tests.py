@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from conformance import ops
+from conformance.suite import node_test_cache
 from conformance.suite.model import Case, TensorSpec
 
 SOURCE = "onnx-node-test"
@@ -71,9 +72,17 @@ def _module_names() -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1)
 def node_tests() -> tuple[NodeTest, ...]:
-    """Every node test of the installed onnx whose single node is one of op_types() (cached per process)."""
-    import onnx  # noqa: F401  (the case modules need it imported first)
+    """Every node test of the installed onnx whose single node is one of op_types(): cached per process, and on
+    disk per onnx version and case-module text (node_test_cache.py: importing the modules costs 20-35 s)."""
+    import onnx
 
+    package = importlib.import_module(_NODE_PACKAGE)
+    sources = [Path(package.__path__[0]) / f"{name.rsplit('.', 1)[1]}.py" for name in _module_names()]
+    key = node_test_cache.cache_key(onnx.__version__, op_types(), sources)
+    return node_test_cache.cached(key, _imported_node_tests, _to_json, _from_json)
+
+
+def _imported_node_tests() -> tuple[NodeTest, ...]:
     for module in _module_names():
         importlib.import_module(module)  # its class body runs the exports once per process
     from onnx.backend.test.case.node import _NodeTestCases
@@ -86,6 +95,24 @@ def node_tests() -> tuple[NodeTest, ...]:
             seen.add(converted.name)
             tests.append(converted)
     return tuple(tests)
+
+
+def _to_json(test: NodeTest) -> tuple[dict, list[np.ndarray]]:
+    fields = {"name": test.name, "op": test.op, "domain": test.domain, "opset": test.opset,
+              "attributes": test.attributes, "inputs": [n for n, _ in test.inputs],
+              "outputs": [n for n, _ in test.outputs], "rtol": test.rtol, "atol": test.atol}
+    return fields, [a for _, a in test.inputs] + [a for _, a in test.outputs]
+
+
+def _from_json(fields: dict, arrays: list[np.ndarray]) -> NodeTest:
+    inputs, outputs = fields["inputs"], fields["outputs"]
+    if len(arrays) != len(inputs) + len(outputs):
+        raise ValueError("node-test cache entry: array count differs from its names")
+    return NodeTest(
+        name=fields["name"], op=fields["op"], domain=fields["domain"], opset=int(fields["opset"]),
+        attributes=dict(fields["attributes"]), inputs=tuple(zip(inputs, arrays[:len(inputs)])),
+        outputs=tuple(zip(outputs, arrays[len(inputs):])), rtol=float(fields["rtol"]), atol=float(fields["atol"]),
+    )
 
 
 def _convert(test_case) -> NodeTest | None:

@@ -1,0 +1,83 @@
+"""The on-disk cache of converted ONNX node tests: what comes back is bit-identical to what was stored, anything
+wrong with the file is a miss (recomputed, rewritten), and the key follows everything the tests derive from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from conformance.suite import node_test_cache
+from conformance.suite.onnx_node_tests import NodeTest, _from_json, _to_json
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("CONFORMANCE_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def stored_tests() -> tuple[NodeTest, ...]:
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 2, 5, 5)).astype(np.float32)
+    return (
+        NodeTest(name="test_a", op="MaxPool", domain="ai.onnx", opset=12,
+                 attributes={"kernel_shape": [2, 2], "auto_pad": "SAME_UPPER", "p": 2.5},
+                 inputs=(("x", x),), outputs=(("y", x[:, :, :4, :4].copy()), ("z", np.arange(8, dtype=np.int64))),
+                 rtol=1e-4, atol=1e-6),
+        NodeTest(name="test_b", op="LpPool", domain="ai.onnx", opset=22, attributes={},
+                 inputs=(("x", np.array([[1.5, -2]], dtype=ml_dtypes.bfloat16)),),
+                 outputs=(("y", np.array([3, 250], dtype=np.uint8)),)),
+    )
+
+
+def store_and_reload(key: str = "k") -> tuple[NodeTest, ...]:
+    stored = stored_tests()
+    node_test_cache.cached(key, lambda: stored, _to_json, _from_json)
+
+    def must_not_compute():
+        raise AssertionError("computed again: the cache was not read")
+
+    return node_test_cache.cached(key, must_not_compute, _to_json, _from_json)
+
+
+def test_what_comes_back_is_what_was_stored(cache):
+    for got, want in zip(store_and_reload(), stored_tests(), strict=True):
+        assert (got.name, got.op, got.domain, got.opset, got.rtol, got.atol) == \
+               (want.name, want.op, want.domain, want.opset, want.rtol, want.atol)
+        assert got.attributes == want.attributes
+        for (gn, ga), (wn, wa) in zip(got.inputs + got.outputs, want.inputs + want.outputs, strict=True):
+            assert gn == wn and ga.dtype == wa.dtype and ga.shape == wa.shape and ga.tobytes() == wa.tobytes()
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a zip", None])
+def test_a_damaged_file_is_a_miss_and_is_rewritten(cache, damage):
+    store_and_reload()
+    (path,) = cache.glob("node-tests-k.npz")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2] if damage is None else damage)
+    calls = []
+    result = node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
+    assert calls == [1] and [t.name for t in result] == ["test_a", "test_b"]
+    assert store_and_reload()[0].name == "test_a"  # readable again
+
+
+def test_off_disables_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CONFORMANCE_CACHE_DIR", "off")
+    calls = []
+    for _ in range(2):
+        node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
+    assert calls == [1, 1] and not list(tmp_path.iterdir())
+
+
+def test_the_key_follows_onnx_version_ops_and_module_text(tmp_path):
+    module = tmp_path / "maxpool.py"
+    module.write_text("expected = 1\n")
+    base = node_test_cache.cache_key("1.23.2", ["MaxPool"], [module])
+    assert base == node_test_cache.cache_key("1.23.2", ["MaxPool"], [module])
+    assert base != node_test_cache.cache_key("1.24.0", ["MaxPool"], [module])
+    assert base != node_test_cache.cache_key("1.23.2", ["MaxPool", "LpPool"], [module])
+    module.write_text("expected = 2\n")
+    assert base != node_test_cache.cache_key("1.23.2", ["MaxPool"], [module])
