@@ -1,10 +1,18 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 pytest_plugins = ["pytester"]
+
+# pytester points HOME at a fresh folder per test: the on-disk node-test cache (conformance/suite/
+# node_test_cache.py) would then be rebuilt by every pytester run (20-35 s each). Pin it to the user's real cache.
+if "CONFORMANCE_CACHE_DIR" not in os.environ:
+    from conformance.suite.node_test_cache import cache_dir
+
+    os.environ["CONFORMANCE_CACHE_DIR"] = str(cache_dir() or "off")
 
 # The repository's reports/ belongs to the user's own `conformance run` (the README's main command): a test that
 # writes there would leave its HTML, JUnit and records out of step. Every test writes to tmp paths; this guard
