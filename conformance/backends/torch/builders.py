@@ -17,7 +17,7 @@ from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.torch import attributes as attrs
 from conformance.backends.torch import functions as fn
-from conformance.backends.torch.geometry import map_window
+from conformance.backends.torch.geometry import TorchPool, map_window
 from conformance.backends.torch.tensors import to_numpy, to_torch
 from conformance.suite.model import CaseInstance
 
@@ -116,14 +116,136 @@ def onednn_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.nda
     return [to_numpy(y.movedim(1, -1) if channels_last else y)]
 
 
+def onnx_global_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    spatial = attrs.spatial_of(case)
+    if not 1 <= len(spatial) <= 3:
+        raise Unsupported(f"torch's adaptive_max_pool takes 1 to 3 spatial axes, the input has {len(spatial)}")
+    return [to_numpy(fn.adaptive_max_pool(to_torch(inputs[0]), [1] * len(spatial), indices=False))]
+
+
+def _lp_exponent(case: CaseInstance, x: np.ndarray) -> float:
+    """p as torch's norm_type: exact only where torch's x**p is the spec's |x|**p (docs/backends.md, torch)."""
+    value = case.attributes.get("p", 2.0 if case.version < 2 else 2)
+    wanted = float if case.version < 2 else int  # a FLOAT at LpPool-1/GlobalLpPool-1, an INT from 2
+    if isinstance(value, bool) or not isinstance(value, wanted):
+        raise Unsupported(f"p={value!r} is not {'a FLOAT' if wanted is float else 'an INT'} at "
+                          f"{case.op}-{case.version}: torch's norm_type has no attribute type to refuse it")
+    p = float(value)
+    even = p == int(p) and int(p) % 2 == 0
+    if not even and bool((np.asarray(x, dtype=np.float64) < 0).any()):
+        raise Unsupported(f"p={value!r} on an input holding negative values: torch's lp_pool sums x**p (its "
+                          "documented formula), the spec |x|**p; they agree only for even p or x >= 0")
+    return p
+
+
+def onnx_lp_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    spatial = attrs.spatial_of(case)
+    window = attrs.onnx_window(case, spatial, ceil_attr="ceil_mode" in _allowed(case))
+    if any(window.pads_begin) or any(window.pads_end):
+        raise Unsupported(f"pads {window.pads_begin}/{window.pads_end}: torch's lp_pool has no padding argument")
+    if any(d != 1 for d in window.dilations):
+        raise Unsupported(f"dilations {window.dilations}: torch's lp_pool has no dilation argument")
+    pool = map_window(spatial, window, average=False)
+    if pool.overhang:
+        raise Unsupported("a ceil window overhangs the input: torch's lp_pool scales avg_pool's mean over the part "
+                          "inside by the full kernel size, the spec sums the part inside only")
+    p = _lp_exponent(case, inputs[0])
+    return [to_numpy(fn.lp_pool(to_torch(inputs[0]), p, pool))]
+
+
+def onnx_global_lp_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    spatial = attrs.spatial_of(case)
+    if not 1 <= len(spatial) <= 3:
+        raise Unsupported(f"torch's lp_pool takes 1 to 3 spatial axes, the input has {len(spatial)}")
+    p = _lp_exponent(case, inputs[0])
+    # one window covering the whole plane: no padding, no overhang, so lp_pool's kernel-size scaling is exact
+    pool = TorchPool(list(spatial), list(spatial), [0] * len(spatial), [1] * len(spatial), False, False)
+    return [to_numpy(fn.lp_pool(to_torch(inputs[0]), p, pool))]
+
+
+_OV_INDEX_TYPES = {"i64": np.int64, "i32": np.int32}
+
+
+def _openvino_index_type(a: dict[str, Any]) -> Any:
+    kind = a.get("index_element_type", "i64")
+    if kind not in _OV_INDEX_TYPES:
+        raise Unsupported(f"index_element_type {kind!r} is not i64 or i32: no torch argument expresses it")
+    return _OV_INDEX_TYPES[kind]
+
+
+def _openvino_axis(a: dict[str, Any], rank: int) -> int:
+    axis = a.get("axis", 0)
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -rank <= axis < rank:
+        raise Unsupported(f"axis={axis!r} is not an integer in [{-rank}, {rank - 1}]: torch never sees it, so it "
+                          "cannot refuse it")
+    return axis % rank
+
+
+def openvino_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    a = attrs.known(case, _allowed(case))
+    outputs = _outputs(case)
+    spatial = attrs.spatial_of(case)
+    roundings = _OV_ROUNDING_14 if case.version >= 14 else _OV_ROUNDING[1]
+    window = attrs.named_window(case, spatial, attrs.OPENVINO_AUTO_PAD, roundings, "explicit")
+    rank = len(case.input_shapes[0])
+    axis, index_type = (_openvino_axis(a, rank), _openvino_index_type(a)) if case.version >= 8 else (0, np.int64)
+    pool = map_window(spatial, window, average=False)
+    if outputs == 1:
+        return [to_numpy(fn.max_pool(to_torch(inputs[0]), pool, indices=False))]
+    values, indices = fn.max_pool(to_torch(inputs[0]), pool, indices=True)
+    # OpenVINO's indices: the row-major index into the whole input modulo prod(shape[axis:])
+    flat = to_numpy(fn.indices_from(indices, list(inputs[0].shape), axis))
+    return [to_numpy(values), flat.astype(index_type)]
+
+
+def openvino_adaptive_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    a = attrs.known(case, _allowed(case))
+    outputs = _outputs(case)
+    index_type = _openvino_index_type(a)
+    spatial = attrs.spatial_of(case)
+    size = [int(v) for v in np.asarray(inputs[1]).ravel()] if len(inputs) > 1 else []
+    if len(size) != len(spatial) or not 1 <= len(spatial) <= 3:
+        raise Unsupported(f"output_size {size} for spatial {spatial}: torch's adaptive_max_pool{len(spatial)}d "
+                          "would broadcast or reject it differently from the spec")
+    # torch's windows are the spec's [floor(i*in/out), ceil((i+1)*in/out)); its per-plane index is the spec's
+    values, indices = fn.adaptive_max_pool(to_torch(inputs[0]), size, indices=True)
+    return [to_numpy(values), to_numpy(indices).astype(index_type)][:outputs]
+
+
+def onednn_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    attrs.known(case, _allowed(case))
+    layout = case.attributes.get("data_format", "NXC")
+    if layout not in ("NXC", "NCX"):
+        raise Unsupported(f"data_format {layout!r} is not NXC or NCX")
+    channels_last = layout == "NXC"
+    spatial = attrs.spatial_of(case, channels_last)
+    # dilations count from 1 (1 = none), as torch's
+    window = attrs.named_window(case, spatial, attrs.ONEDNN_AUTO_PAD, {"floor": "floor", "ceil": "ceil"}, "None")
+    pool = map_window(spatial, window, average=False)
+    x = to_torch(inputs[0])
+    if channels_last:
+        x = x.movedim(-1, 1)
+    y = fn.max_pool(x, pool, indices=False)
+    return [to_numpy(y.movedim(1, -1) if channels_last else y)]
+
+
 #: (domain, op) -> its builder.
 BUILDERS: dict[tuple[str, str], Builder] = {
     ("ai.onnx", "AveragePool"): onnx_average_pool,
     ("ai.onnx", "MaxPool"): onnx_max_pool,
     ("ai.onnx", "GlobalAveragePool"): onnx_global_average_pool,
+    ("ai.onnx", "GlobalMaxPool"): onnx_global_max_pool,
+    ("ai.onnx", "LpPool"): onnx_lp_pool,
+    ("ai.onnx", "GlobalLpPool"): onnx_global_lp_pool,
     ("openvino", "AvgPool"): openvino_avg_pool,
     ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avg_pool,
+    ("openvino", "MaxPool"): openvino_max_pool,
+    ("openvino", "AdaptiveMaxPool"): openvino_adaptive_max_pool,
     ("onednn", "AvgPool"): onednn_avg_pool,
+    ("onednn", "MaxPool"): onednn_max_pool,
 }
 
 

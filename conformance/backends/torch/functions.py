@@ -39,21 +39,28 @@ def adaptive_max_pool(x: Any, size: list[int], indices: bool) -> Any:
 
 
 def lp_pool(x: Any, p: float, pool: TorchPool) -> Any:
+    """torch's lp_pool: avg_pool of x**p (no padding, no dilation) times the kernel size, to the power 1/p."""
     fn = getattr(_f(), f"lp_pool{x.dim() - 2}d", None)
     if fn is None:
         from conformance.backends.base import Unsupported
 
         raise Unsupported(f"this torch has no lp_pool{x.dim() - 2}d")
-    return call(fn, x, p, pool.kernel, pool.stride, ceil_mode=pool.ceil_mode)
+    # lp_pool1d multiplies by its kernel_size argument: it must be an int there, not a one-element list
+    kernel = pool.kernel[0] if x.dim() == 3 else pool.kernel
+    return call(fn, x, p, kernel, pool.stride, ceil_mode=pool.ceil_mode)
 
 
 def indices_from(plane_indices: Any, input_shape: list[int], axis: int) -> Any:
     """Flat input indices counted from ``axis`` (0: the whole tensor, row major; 1: from the channel; 2: within
-    the spatial plane, torch's own) from torch's per-plane ones; ``input_shape`` is (N, C, spatial...)."""
+    the spatial plane, torch's own; > 2: the row-major index modulo prod(shape[axis:]), OpenVINO's rule) from
+    torch's per-plane ones; ``input_shape`` is (N, C, spatial...). Exact: integer offsets and remainders."""
     import torch
 
     if axis >= 2:
-        return plane_indices
+        inner = 1
+        for extent in input_shape[axis:]:
+            inner *= extent
+        return torch.remainder(plane_indices, inner)  # the plane offset is a multiple of every inner size
     n, c = input_shape[:2]
     plane = 1
     for extent in input_shape[2:]:
