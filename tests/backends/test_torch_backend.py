@@ -111,3 +111,25 @@ def test_openvino_axis_outside_the_rank_is_unsupported_not_passed_on(backend):
                                   **{"outputs": {"output": {}, "indices": {}}, "expect": "error"}), backend)
     assert record.status == "unsupported"
     assert "axis=3" in record.reason
+
+
+def test_a_missing_required_attribute_is_unsupported_since_torch_never_sees_it(backend):
+    record = run_backend(instance("openvino", "MaxPool", 8, {"kernel": [2, 2], "strides": [1, 1], "auto_pad": "valid"},
+                                  [1, 1, 4, 4], expect="error"), backend)
+    assert record.status == "unsupported"
+    assert "['pads_begin', 'pads_end'] missing" in record.reason
+
+
+def test_a_float_output_size_is_unsupported_not_converted(backend):
+    case = instance("openvino", "AdaptiveMaxPool", 8, {}, [1, 1, 4, 4], expect="error",
+                    **{"inputs": {"x": {"shape": [1, 1, 4, 4], "random": {"seed": 1}},
+                                  "output_size": {"shape": [2], "dtype": "float32", "data": [2.0, 2.0]}}})
+    record = run_backend(case, backend)
+    assert record.status == "unsupported"
+    assert "output_size of dtype float32" in record.reason
+
+
+def test_lp_pool_refuses_p_zero_with_its_own_division(backend):
+    record = run_backend(instance("ai.onnx", "LpPool", 11, {"kernel_shape": [2], "p": 0}, [1, 1, 4],
+                                  expect="error"), backend)
+    assert record.status == "pass", record.reason  # the expected rejection: ZeroDivisionError in lp_pool

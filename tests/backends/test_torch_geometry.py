@@ -63,3 +63,9 @@ def test_every_builder_is_a_registry_op_and_capabilities_come_from_the_registry(
     for entry in ops.entries():
         line = f"{entry.op}-{'/'.join(map(str, entry.versions))}"
         assert (line in listed.get(entry.domain, [])) == (entry.key in builders.BUILDERS)
+
+
+def test_same_pads_of_an_invalid_stride_are_zeros_for_torch_to_refuse():
+    # no SAME pads exist for a zero stride: the geometry must not divide by it, torch's own check rejects the call
+    assert resolve_auto_pad([5], [2], [0], [1], "same_lower", [], []) == ([0], [0])
+    assert resolve_auto_pad([5], [2], [2], [1], "same_lower", [], []) == ([1], [0])

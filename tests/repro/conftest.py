@@ -100,4 +100,17 @@ cases:
     inputs:
       x: {shape: [1, 2, 4, 4], random: {seed: 5, distribution: normal}}
 """)
+    (folder / "max.yaml").write_text("""\
+op: MaxPool
+domain: ai.onnx
+version: 12
+cases:
+  - id: indices
+    source: edge
+    dtypes: [float32]
+    attributes: {kernel_shape: [2, 2], strides: [1, 2], pads: [1, 0, 1, 0]}
+    inputs:
+      x: {shape: [2, 3, 4, 5], random: {seed: 6, distribution: normal}}
+    outputs: {Y: {}, Indices: {}}
+""")
     return folder

@@ -8,11 +8,17 @@ isolated under ``--isolation=auto``, so only the worker pays the import.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
-from conformance.backends.torch import builders
+from conformance.backends.export import write_runner
+from conformance.backends.torch import builders, run_torch
 from conformance.suite.model import CaseInstance
+
+RUNNER = Path(run_torch.__file__)
 
 
 class TorchBackend(Backend):
@@ -20,8 +26,9 @@ class TorchBackend(Backend):
     isolate = True
     description = "PyTorch torch.nn.functional pooling (CPU), spec attributes mapped where exact"
     #: torch.nn.functional checks its arguments with RuntimeError ("pad should be at most half of effective kernel
-    #: size") and ValueError
-    rejection_types = (RuntimeError, ValueError)
+    #: size") and ValueError; lp_pool's Python code computes 1.0 / norm_type, so p = 0 is refused with
+    #: ZeroDivisionError (torch's only answer to that p)
+    rejection_types = (RuntimeError, ValueError, ZeroDivisionError)
 
     def __init__(self) -> None:
         import importlib.util
@@ -44,13 +51,27 @@ class TorchBackend(Backend):
                               f"(builders: {', '.join(f'{d}::{o}' for d, o in builders.BUILDERS)})")
         return Support.yes()
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    def _plan(self, case: CaseInstance, inputs: list[np.ndarray]) -> dict[str, Any]:
         build = builders.builder(case)
         if build is None:
             raise Unsupported(self.supports(case).reason)
+        return build(case, list(inputs))
+
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        plan = self._plan(case, inputs)
         if not self._ready:
             import torch
 
             torch.set_num_threads(1)  # deterministic and fair next to the other xdist workers
             self._ready = True
-        return build(case, list(inputs))
+        try:
+            return run_torch.execute(plan, list(inputs))
+        except NotImplementedError as exc:  # torch has no kernel for it (run_torch's classification)
+            raise Unsupported(str(exc)) from None
+
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        """The call itself is the model: its plan travels in run_torch.json beside a verbatim run_torch.py."""
+        plan = self._plan(case, inputs)
+        files = write_runner(RUNNER, folder, "run_torch", {"plan": plan})
+        return {"runner": "run_torch.py", "files": files, "format": "torch.nn.functional call",
+                "call": f"torch.nn.functional.{plan['function']}"}

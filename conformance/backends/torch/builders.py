@@ -2,8 +2,9 @@
 
 Adding an op to the ``torch`` backend is one function here and its line in ``BUILDERS`` (plus its registry entry
 in conformance/ops/; tests/backends/test_builder_tables.py checks the table against the registry). A builder
-reads the case's attributes in its spec's terms (attributes.py), maps the window (geometry.py) and calls torch
-(functions.py); whatever torch cannot express exactly is ``Unsupported`` with the reason.
+reads the case's attributes in its spec's terms (attributes.py), maps the window (geometry.py) and returns the
+torch call as a plan (functions.py; run_torch.py runs it, for the backend and in an exported reproduction);
+whatever torch cannot express exactly is ``Unsupported`` with the reason.
 """
 
 from __future__ import annotations
@@ -17,16 +18,40 @@ from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.torch import attributes as attrs
 from conformance.backends.torch import functions as fn
+from conformance.backends.torch.functions import Plan
 from conformance.backends.torch.geometry import TorchPool, map_window
-from conformance.backends.torch.tensors import to_numpy, to_torch
 from conformance.suite.model import CaseInstance
 
-Builder = Callable[[CaseInstance, list[np.ndarray]], list[np.ndarray]]
+Builder = Callable[[CaseInstance, list[np.ndarray]], Plan]
 
 
 def _allowed(case: CaseInstance) -> set[str]:
     """The attribute names the case's spec version defines (the registry's)."""
     return set(ops.entry(case.domain, case.op).attribute_names(case.version))
+
+
+def _known(case: CaseInstance) -> dict[str, Any]:
+    """The case's attributes, all defined by its spec version, none of the required ones missing: torch never
+    sees these attributes, so it cannot be the one refusing a case that breaks either rule."""
+    entry = ops.entry(case.domain, case.op)
+    found = attrs.known(case, _allowed(case))
+    missing = sorted(a.name for a in entry.attributes_at(case.version) if a.required and a.name not in found)
+    if missing:
+        raise Unsupported(f"required attribute(s) {missing} missing from {case.op}-{case.version}: torch never "
+                          "sees the spec's attributes, so it cannot refuse the case")
+    return found
+
+
+def _output_size(inputs: list[np.ndarray]) -> list[int]:
+    """The output_size input's values as torch's list of ints; only from an integer tensor (int32/int64 in the
+    spec): a float one would be converted by the harness, not judged by torch."""
+    if len(inputs) < 2:
+        return []
+    size = np.asarray(inputs[1])
+    if size.dtype.kind not in "iu":
+        raise Unsupported(f"output_size of dtype {size.dtype}: torch takes a list of ints, so a non-integer tensor "
+                          "never reaches it to be refused")
+    return [int(v) for v in size.ravel()]
 
 
 def _outputs(case: CaseInstance) -> int:
@@ -38,45 +63,42 @@ def _outputs(case: CaseInstance) -> int:
     return max(1, len(case.outputs))
 
 
-def onnx_average_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    a = attrs.known(case, _allowed(case))
+def onnx_average_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    a = _known(case)
     spatial = attrs.spatial_of(case)
     window = attrs.onnx_window(case, spatial, ceil_attr="ceil_mode" in _allowed(case))
     # before AveragePool-7 there is no count_include_pad: padding is always excluded
     count_pad = attrs.flag(a, "count_include_pad") if "count_include_pad" in _allowed(case) else False
     pool = map_window(spatial, window, average=True, divisor="clamped", count_pad=count_pad)
-    return [to_numpy(fn.avg_pool(to_torch(inputs[0]), pool, count_pad))]
+    return fn.avg_pool(case, pool, count_pad)
 
 
-def onnx_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    a = attrs.known(case, _allowed(case))
+def onnx_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    a = _known(case)
     outputs = _outputs(case)
     if attrs.flag(a, "storage_order"):
         raise Unsupported("storage_order=1 (column-major Indices): torch's indices are row major only")
     spatial = attrs.spatial_of(case)
     window = attrs.onnx_window(case, spatial, ceil_attr="ceil_mode" in _allowed(case))
     pool = map_window(spatial, window, average=False)
-    if outputs == 1:
-        return [to_numpy(fn.max_pool(to_torch(inputs[0]), pool, indices=False))]
-    values, indices = fn.max_pool(to_torch(inputs[0]), pool, indices=True)
     # ONNX Indices are flat over the whole tensor (row major): torch's per-plane index plus the plane's offset
-    return [to_numpy(values), to_numpy(fn.indices_from(indices, list(inputs[0].shape), 0))]
+    return fn.max_pool(case, pool, outputs, index_axis=0)
 
 
-def onnx_global_average_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def onnx_global_average_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     spatial = attrs.spatial_of(case)
     if not 1 <= len(spatial) <= 3:
         raise Unsupported(f"torch's adaptive_avg_pool takes 1 to 3 spatial axes, the input has {len(spatial)}")
-    return [to_numpy(fn.adaptive_avg_pool(to_torch(inputs[0]), [1] * len(spatial)))]
+    return fn.adaptive_avg_pool(case, [1] * len(spatial))
 
 
 _OV_ROUNDING = {1: {"floor": "floor", "ceil": "ceil"}}
 _OV_ROUNDING_14 = {"floor": "floor", "ceil": "ceil", "ceil_torch": "ceil_drop"}
 
 
-def openvino_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def openvino_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     spatial = attrs.spatial_of(case)
     window = attrs.named_window(case, spatial, attrs.OPENVINO_AUTO_PAD,
                                 _OV_ROUNDING.get(case.version, _OV_ROUNDING_14), "explicit")
@@ -84,21 +106,21 @@ def openvino_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.n
     if not isinstance(exclude, bool):
         raise Unsupported(f"exclude-pad={exclude!r} is not a boolean: no torch argument expresses it")
     pool = map_window(spatial, window, average=True, divisor="clamped", count_pad=not exclude)
-    return [to_numpy(fn.avg_pool(to_torch(inputs[0]), pool, not exclude))]
+    return fn.avg_pool(case, pool, not exclude)
 
 
-def openvino_adaptive_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def openvino_adaptive_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     spatial = attrs.spatial_of(case)
-    size = [int(v) for v in np.asarray(inputs[1]).ravel()] if len(inputs) > 1 else []
+    size = _output_size(inputs)
     if len(size) != len(spatial) or not 1 <= len(spatial) <= 3:
         raise Unsupported(f"output_size {size} for spatial {spatial}: torch's adaptive_avg_pool{len(spatial)}d "
                           "would broadcast or reject it differently from the spec")
-    return [to_numpy(fn.adaptive_avg_pool(to_torch(inputs[0]), size))]
+    return fn.adaptive_avg_pool(case, size)
 
 
-def onednn_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def onednn_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     layout = case.attributes.get("data_format", "NXC")
     if layout not in ("NXC", "NCX"):
         raise Unsupported(f"data_format {layout!r} is not NXC or NCX")
@@ -109,19 +131,16 @@ def onednn_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.nda
     if not isinstance(exclude, bool):
         raise Unsupported(f"exclude_pad={exclude!r} is not a boolean: no torch argument expresses it")
     pool = map_window(spatial, window, average=True, divisor="full", count_pad=not exclude)
-    x = to_torch(inputs[0])
-    if channels_last:  # torch pools NC...: move the channel axis there and back (data movement only)
-        x = x.movedim(-1, 1)
-    y = fn.avg_pool(x, pool, not exclude)
-    return [to_numpy(y.movedim(1, -1) if channels_last else y)]
+    # torch pools NC...: NXC moves the channel axis there and back (data movement only)
+    return fn.avg_pool(case, pool, not exclude, channels_last=channels_last)
 
 
-def onnx_global_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def onnx_global_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     spatial = attrs.spatial_of(case)
     if not 1 <= len(spatial) <= 3:
         raise Unsupported(f"torch's adaptive_max_pool takes 1 to 3 spatial axes, the input has {len(spatial)}")
-    return [to_numpy(fn.adaptive_max_pool(to_torch(inputs[0]), [1] * len(spatial), indices=False))]
+    return fn.adaptive_max_pool(case, [1] * len(spatial))
 
 
 def _lp_exponent(case: CaseInstance, x: np.ndarray) -> float:
@@ -139,8 +158,8 @@ def _lp_exponent(case: CaseInstance, x: np.ndarray) -> float:
     return p
 
 
-def onnx_lp_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def onnx_lp_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     spatial = attrs.spatial_of(case)
     window = attrs.onnx_window(case, spatial, ceil_attr="ceil_mode" in _allowed(case))
     if any(window.pads_begin) or any(window.pads_end):
@@ -151,25 +170,24 @@ def onnx_lp_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarra
     if pool.overhang:
         raise Unsupported("a ceil window overhangs the input: torch's lp_pool scales avg_pool's mean over the part "
                           "inside by the full kernel size, the spec sums the part inside only")
-    p = _lp_exponent(case, inputs[0])
-    return [to_numpy(fn.lp_pool(to_torch(inputs[0]), p, pool))]
+    return fn.lp_pool(case, _lp_exponent(case, inputs[0]), pool)
 
 
-def onnx_global_lp_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def onnx_global_lp_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     spatial = attrs.spatial_of(case)
     if not 1 <= len(spatial) <= 3:
         raise Unsupported(f"torch's lp_pool takes 1 to 3 spatial axes, the input has {len(spatial)}")
     p = _lp_exponent(case, inputs[0])
     # one window covering the whole plane: no padding, no overhang, so lp_pool's kernel-size scaling is exact
     pool = TorchPool(list(spatial), list(spatial), [0] * len(spatial), [1] * len(spatial), False, False)
-    return [to_numpy(fn.lp_pool(to_torch(inputs[0]), p, pool))]
+    return fn.lp_pool(case, p, pool)
 
 
-_OV_INDEX_TYPES = {"i64": np.int64, "i32": np.int32}
+_OV_INDEX_TYPES = {"i64": "int64", "i32": "int32"}
 
 
-def _openvino_index_type(a: dict[str, Any]) -> Any:
+def _openvino_index_type(a: dict[str, Any]) -> str:
     kind = a.get("index_element_type", "i64")
     if kind not in _OV_INDEX_TYPES:
         raise Unsupported(f"index_element_type {kind!r} is not i64 or i32: no torch argument expresses it")
@@ -184,39 +202,34 @@ def _openvino_axis(a: dict[str, Any], rank: int) -> int:
     return axis % rank
 
 
-def openvino_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    a = attrs.known(case, _allowed(case))
+def openvino_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    a = _known(case)
     outputs = _outputs(case)
     spatial = attrs.spatial_of(case)
     roundings = _OV_ROUNDING_14 if case.version >= 14 else _OV_ROUNDING[1]
     window = attrs.named_window(case, spatial, attrs.OPENVINO_AUTO_PAD, roundings, "explicit")
     rank = len(case.input_shapes[0])
-    axis, index_type = (_openvino_axis(a, rank), _openvino_index_type(a)) if case.version >= 8 else (0, np.int64)
+    axis, index_type = (_openvino_axis(a, rank), _openvino_index_type(a)) if case.version >= 8 else (0, "int64")
     pool = map_window(spatial, window, average=False)
-    if outputs == 1:
-        return [to_numpy(fn.max_pool(to_torch(inputs[0]), pool, indices=False))]
-    values, indices = fn.max_pool(to_torch(inputs[0]), pool, indices=True)
     # OpenVINO's indices: the row-major index into the whole input modulo prod(shape[axis:])
-    flat = to_numpy(fn.indices_from(indices, list(inputs[0].shape), axis))
-    return [to_numpy(values), flat.astype(index_type)]
+    return fn.max_pool(case, pool, outputs, index_axis=axis, index_dtype=index_type)
 
 
-def openvino_adaptive_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    a = attrs.known(case, _allowed(case))
+def openvino_adaptive_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    a = _known(case)
     outputs = _outputs(case)
     index_type = _openvino_index_type(a)
     spatial = attrs.spatial_of(case)
-    size = [int(v) for v in np.asarray(inputs[1]).ravel()] if len(inputs) > 1 else []
+    size = _output_size(inputs)
     if len(size) != len(spatial) or not 1 <= len(spatial) <= 3:
         raise Unsupported(f"output_size {size} for spatial {spatial}: torch's adaptive_max_pool{len(spatial)}d "
                           "would broadcast or reject it differently from the spec")
     # torch's windows are the spec's [floor(i*in/out), ceil((i+1)*in/out)); its per-plane index is the spec's
-    values, indices = fn.adaptive_max_pool(to_torch(inputs[0]), size, indices=True)
-    return [to_numpy(values), to_numpy(indices).astype(index_type)][:outputs]
+    return fn.adaptive_max_pool(case, size, outputs, index_type)
 
 
-def onednn_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    attrs.known(case, _allowed(case))
+def onednn_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    _known(case)
     layout = case.attributes.get("data_format", "NXC")
     if layout not in ("NXC", "NCX"):
         raise Unsupported(f"data_format {layout!r} is not NXC or NCX")
@@ -225,11 +238,7 @@ def onednn_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.nda
     # dilations count from 1 (1 = none), as torch's
     window = attrs.named_window(case, spatial, attrs.ONEDNN_AUTO_PAD, {"floor": "floor", "ceil": "ceil"}, "None")
     pool = map_window(spatial, window, average=False)
-    x = to_torch(inputs[0])
-    if channels_last:
-        x = x.movedim(-1, 1)
-    y = fn.max_pool(x, pool, indices=False)
-    return [to_numpy(y.movedim(1, -1) if channels_last else y)]
+    return fn.max_pool(case, pool, channels_last=channels_last)
 
 
 #: (domain, op) -> its builder.

@@ -1,7 +1,8 @@
-"""The torch.nn.functional calls the builders make, by spatial rank, with the index conversions.
+"""The torch.nn.functional calls the builders make, as plans (plain data run by run_torch.execute, the same code
+an exported reproduction runs): one function per pooling kind, the rank picked from the spatial axes.
 
-torch's max-pool indices count within one (n, c) plane: the flat offset over the spatial axes. Specs that count
-over more axes (ONNX MaxPool Indices: the whole tensor, row major) get the plane offset added, which is exact.
+torch's max-pool indices count within one (n, c) plane; a plan's ``indices`` entry says from which input axis
+the spec counts them (run_torch.flat_indices converts, exactly).
 """
 
 from __future__ import annotations
@@ -9,65 +10,47 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.backends.torch.geometry import TorchPool
-from conformance.backends.torch.tensors import call
+from conformance.suite.model import CaseInstance
+
+Plan = dict[str, Any]
 
 
-def _f() -> Any:
-    import torch.nn.functional as F
-
-    return F
-
-
-def avg_pool(x: Any, pool: TorchPool, count_include_pad: bool) -> Any:
-    fn = getattr(_f(), f"avg_pool{x.dim() - 2}d")
-    return call(fn, x, pool.kernel, pool.stride, pool.padding, ceil_mode=pool.ceil_mode,
-                count_include_pad=count_include_pad)
+def _plan(case: CaseInstance, function: str, args: list[Any], kwargs: dict[str, Any] | None = None,
+          indices: dict[str, Any] | None = None, outputs: int = 1, channels_last: bool = False) -> Plan:
+    return {"function": function, "args": args, "kwargs": dict(kwargs or {}), "input_dtype": case.dtype,
+            "channels_last": channels_last, "indices": indices, "outputs": outputs}
 
 
-def max_pool(x: Any, pool: TorchPool, indices: bool) -> Any:
-    fn = getattr(_f(), f"max_pool{x.dim() - 2}d")
-    return call(fn, x, pool.kernel, pool.stride, pool.padding, pool.dilation, ceil_mode=pool.ceil_mode,
-                return_indices=indices)
+def _rank(pool_or_size: TorchPool | list[int]) -> int:
+    return len(pool_or_size.kernel if isinstance(pool_or_size, TorchPool) else pool_or_size)
 
 
-def adaptive_avg_pool(x: Any, size: list[int]) -> Any:
-    return call(getattr(_f(), f"adaptive_avg_pool{x.dim() - 2}d"), x, size)
+def avg_pool(case: CaseInstance, pool: TorchPool, count_include_pad: bool, channels_last: bool = False) -> Plan:
+    return _plan(case, f"avg_pool{_rank(pool)}d", [pool.kernel, pool.stride, pool.padding],
+                 {"ceil_mode": pool.ceil_mode, "count_include_pad": count_include_pad}, channels_last=channels_last)
 
 
-def adaptive_max_pool(x: Any, size: list[int], indices: bool) -> Any:
-    return call(getattr(_f(), f"adaptive_max_pool{x.dim() - 2}d"), x, size, return_indices=indices)
+def max_pool(case: CaseInstance, pool: TorchPool, outputs: int = 1, index_axis: int = 0,
+             index_dtype: str = "int64", channels_last: bool = False) -> Plan:
+    """``outputs`` 2: values and indices counted from ``index_axis``, of ``index_dtype``."""
+    indices = {"axis": index_axis, "dtype": index_dtype} if outputs > 1 else None
+    return _plan(case, f"max_pool{_rank(pool)}d", [pool.kernel, pool.stride, pool.padding, pool.dilation],
+                 {"ceil_mode": pool.ceil_mode, "return_indices": outputs > 1}, indices, outputs, channels_last)
 
 
-def lp_pool(x: Any, p: float, pool: TorchPool) -> Any:
+def adaptive_avg_pool(case: CaseInstance, size: list[int]) -> Plan:
+    return _plan(case, f"adaptive_avg_pool{_rank(size)}d", [list(size)])
+
+
+def adaptive_max_pool(case: CaseInstance, size: list[int], outputs: int = 1, index_dtype: str = "int64") -> Plan:
+    """Indices per (n, c) plane: torch's own (axis 2)."""
+    indices = {"axis": 2, "dtype": index_dtype} if outputs > 1 else None
+    return _plan(case, f"adaptive_max_pool{_rank(size)}d", [list(size)], {"return_indices": outputs > 1}, indices,
+                 outputs)
+
+
+def lp_pool(case: CaseInstance, p: float, pool: TorchPool) -> Plan:
     """torch's lp_pool: avg_pool of x**p (no padding, no dilation) times the kernel size, to the power 1/p."""
-    fn = getattr(_f(), f"lp_pool{x.dim() - 2}d", None)
-    if fn is None:
-        from conformance.backends.base import Unsupported
-
-        raise Unsupported(f"this torch has no lp_pool{x.dim() - 2}d")
     # lp_pool1d multiplies by its kernel_size argument: it must be an int there, not a one-element list
-    kernel = pool.kernel[0] if x.dim() == 3 else pool.kernel
-    return call(fn, x, p, kernel, pool.stride, ceil_mode=pool.ceil_mode)
-
-
-def indices_from(plane_indices: Any, input_shape: list[int], axis: int) -> Any:
-    """Flat input indices counted from ``axis`` (0: the whole tensor, row major; 1: from the channel; 2: within
-    the spatial plane, torch's own; > 2: the row-major index modulo prod(shape[axis:]), OpenVINO's rule) from
-    torch's per-plane ones; ``input_shape`` is (N, C, spatial...). Exact: integer offsets and remainders."""
-    import torch
-
-    if axis >= 2:
-        inner = 1
-        for extent in input_shape[axis:]:
-            inner *= extent
-        return torch.remainder(plane_indices, inner)  # the plane offset is a multiple of every inner size
-    n, c = input_shape[:2]
-    plane = 1
-    for extent in input_shape[2:]:
-        plane *= extent
-    channel = torch.arange(c, dtype=plane_indices.dtype).reshape(1, c, *[1] * (len(input_shape) - 2))
-    offset = channel * plane
-    if axis == 0:
-        batch = torch.arange(n, dtype=plane_indices.dtype).reshape(n, 1, *[1] * (len(input_shape) - 2))
-        offset = offset + batch * (c * plane)
-    return plane_indices + offset
+    kernel: Any = pool.kernel[0] if _rank(pool) == 1 else pool.kernel
+    return _plan(case, f"lp_pool{_rank(pool)}d", [p, kernel, pool.stride], {"ceil_mode": pool.ceil_mode})

@@ -56,6 +56,10 @@ def resolve_auto_pad(spatial: list[int], kernel: list[int], strides: list[int], 
         return [0] * len(spatial), [0] * len(spatial)
     begin, end = [], []
     for size, k, s, d in zip(spatial, kernel, strides, dilations):
+        if k < 1 or s < 1 or d < 1:  # no SAME pads exist: pass zeros on, torch's own check refuses the geometry
+            begin.append(0)
+            end.append(0)
+            continue
         total = max(0, (-(-size // s) - 1) * s + (k - 1) * d + 1 - size)
         small = total // 2
         begin.append(small if mode == "same_upper" else total - small)

@@ -1,0 +1,109 @@
+"""Run one torch.nn.functional pooling call as the ``torch`` backend does: the call is plain data (a *plan*).
+
+A plan (what the builders write, builders.py) is a JSON-able dict:
+  function      the torch.nn.functional name (one of FUNCTIONS: nothing else is ever looked up)
+  args, kwargs  the call's arguments after the input tensor
+  input_dtype   the case's dtype name ("bfloat16": a uint16 input holds its bit patterns, ml_dtypes missing)
+  channels_last the input is N, spatial..., C (oneDNN NXC): moved to N, C, spatial... and back (data movement)
+  indices       null, or {"axis": A, "dtype": "int64"|"int32"}: torch's per-(n, c)-plane indices made flat from
+                axis A of the input (0: the whole tensor, row major; 1: from the channel; >= 2: the row-major index
+                modulo prod(shape[A:])) - integer offsets and remainders, so the conversion is exact
+  outputs       how many outputs to return (values, then indices)
+As a reproduction's runner it reads ``run_torch.json`` next to it ({"plan"}) and ``run(inputs)`` returns the
+outputs. ImportError: torch is not installed here; NotImplementedError: torch has no kernel for the case (the
+harness's ``unsupported``); anything else (RuntimeError, ValueError) is torch's verdict on the call.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FUNCTIONS = tuple(f"{kind}{rank}d" for kind in ("avg_pool", "max_pool", "adaptive_avg_pool", "adaptive_max_pool",
+                                                 "lp_pool") for rank in (1, 2, 3))
+#: torch's words for a dtype its CPU kernel is not built for ("max_pool2d" not implemented for 'Char').
+UNSUPPORTED_MARKERS = ("not implemented for", "not supported for", "Unsupported")
+
+
+def to_torch(array: np.ndarray, dtype: str) -> Any:
+    import torch
+
+    if dtype == "bfloat16":  # ml_dtypes' bfloat16 or its uint16 bits: the same bits as torch.bfloat16
+        return torch.from_numpy(np.ascontiguousarray(array).view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(np.ascontiguousarray(array))
+
+
+def to_numpy(tensor: Any) -> Any:
+    """An array; bfloat16 as an ml_dtypes array, or ``(uint16 bits, "bfloat16")`` where ml_dtypes is missing."""
+    import torch
+
+    tensor = tensor.detach().contiguous()
+    if tensor.dtype != torch.bfloat16:
+        return tensor.numpy()
+    bits = tensor.view(torch.int16).numpy().view(np.uint16)
+    try:
+        import ml_dtypes
+    except ImportError:
+        return bits, "bfloat16"
+    return bits.view(ml_dtypes.bfloat16)
+
+
+def flat_indices(plane_indices: Any, shape: list[int], axis: int) -> Any:
+    """Indices counted from ``axis`` of an (N, C, spatial...) input from torch's per-plane ones."""
+    import torch
+
+    plane = 1
+    for extent in shape[2:]:
+        plane *= extent
+    if axis >= 2:
+        inner = 1
+        for extent in shape[axis:]:
+            inner *= extent
+        return torch.remainder(plane_indices, inner)  # a plane offset is a multiple of every inner size
+    n, c = shape[:2]
+    ones = [1] * (len(shape) - 2)
+    offset = torch.arange(c, dtype=plane_indices.dtype).reshape(1, c, *ones) * plane
+    if axis == 0:
+        offset = offset + torch.arange(n, dtype=plane_indices.dtype).reshape(n, 1, *ones) * (c * plane)
+    return plane_indices + offset
+
+
+def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
+    import torch.nn.functional as F
+
+    name = plan["function"]
+    if name not in FUNCTIONS:
+        raise ValueError(f"{name!r} is not a pooling function this runner calls")
+    function = getattr(F, name, None)
+    if function is None:
+        raise NotImplementedError(f"this torch has no torch.nn.functional.{name}")
+    x = to_torch(inputs[0], plan.get("input_dtype", ""))
+    if plan.get("channels_last"):
+        x = x.movedim(-1, 1)
+    try:
+        result = function(x, *plan["args"], **plan["kwargs"])
+    except NotImplementedError as exc:
+        raise NotImplementedError(f"torch: {' '.join(str(exc).split())[:300]}") from None
+    except RuntimeError as exc:
+        message = " ".join(str(exc).split())
+        if any(marker in message for marker in UNSUPPORTED_MARKERS):
+            raise NotImplementedError(f"torch: {message[:300]}") from None
+        raise
+    indices = plan.get("indices")
+    values, plane_indices = result if indices else (result, None)
+    outputs = [to_numpy(values.movedim(1, -1) if plan.get("channels_last") else values)]
+    if plane_indices is not None:
+        flat = flat_indices(plane_indices, list(x.shape), int(indices["axis"]))
+        outputs.append(to_numpy(flat).astype(np.dtype(indices["dtype"])))
+    return outputs[: plan.get("outputs", 1)]
+
+
+def run(inputs: list[np.ndarray]) -> list[Any]:
+    import torch
+
+    torch.set_num_threads(1)  # as the backend: one thread, deterministic reductions
+    config = json.loads(Path(__file__).with_suffix(".json").read_text(encoding="utf-8"))
+    return execute(config["plan"], inputs)
