@@ -45,6 +45,10 @@ class PartWriter:
     def write(self, record: ResultRecord) -> None:
         self._line(record.to_json())
 
+    def write_line(self, record_json: str) -> None:
+        """A record already serialized by ``ResultRecord.to_json`` (the caller needs the text too)."""
+        self._line(record_json)
+
     def meta(self, data: dict[str, Any]) -> None:
         self._line(json.dumps({META: data}))
 

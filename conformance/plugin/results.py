@@ -41,9 +41,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         text = call.excinfo.exconly() if call.excinfo is not None else "no exception"
         record = durable.crash_record(item.nodeid, text, call.when)
     if record is not None:
-        _writer(state).write(record)  # on disk before the controller even hears of it
+        line = record.to_json()
+        _writer(state).write_line(line)  # on disk before the controller even hears of it
         # a plain string attribute: pytest-xdist serializes it with the report to the controller
-        report.conformance_record = record.to_json()
+        report.conformance_record = line
     return report
 
 

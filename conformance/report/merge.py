@@ -70,8 +70,8 @@ def merge_records(sources: Iterable[tuple[str, Iterable[ResultRecord]]]) -> Merg
                 kept[key] = record
                 continue
             extra += 1
-            if _rank(record) < _rank(current):
-                kept[key] = record
+            if record != current and _rank(record) < _rank(current):  # equal copies (a part file's and the
+                kept[key] = record  # controller's) need no JSON text to break the tie
     duplicates = [
         Duplicate(key, [s for s, _ in hits], [n for _, n in hits], kept[key].status)
         for key, hits in sorted(seen.items())

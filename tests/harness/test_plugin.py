@@ -118,3 +118,21 @@ def test_plugin_is_inert_without_conformance_options(pytester: pytest.Pytester):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     assert "conformance summary" not in result.stdout.str()
+
+
+def test_an_expected_failure_is_reported_by_its_record_not_a_traceback(pytester: pytest.Pytester):
+    """pytest formats an xfail like a failure: the default traceback (every frame's source parsed) cost up to
+    0.6 s per xfail item; the item's own text is the record's, like a failure's."""
+    pytester.makefile(".yaml", wrong=WRONG)
+    expected = pytester.path / "exp.txt"
+    expected.write_text("entries:\n- id: ai.onnx/AveragePool-22/ceil::reference[float32]\n"
+                        "  reason: the case's literal is wrong on purpose\n")
+    reprec = pytester.inline_run("--no-default-cases", "-p", "no:cacheprovider", "--cases", "wrong.yaml",
+                                 "--backend=onnxruntime", f"--expectations={expected}", "--no-default-expectations",
+                                 f"--results={pytester.path / 'out.jsonl'}", "-k", "AveragePool-22 and ceil")
+    calls = [r for r in reprec.getreports("pytest_runtest_logreport")
+             if r.when == "call" and r.nodeid.endswith("reference[float32]")]
+    assert len(calls) == 1 and calls[0].wasxfail
+    text = str(calls[0].longrepr)
+    assert "ai.onnx/AveragePool-22/ceil::reference[float32]: XFAIL" in text and "reproduce: pytest" in text
+    assert "Traceback" not in text and "runner.py" not in text
