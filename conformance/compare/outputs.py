@@ -13,7 +13,7 @@ import numpy as np
 
 from conformance import ops
 from conformance.compare.indices import compare_indices
-from conformance.compare.tolerance import Policy, policy_for
+from conformance.compare.tolerance import Policy, policy_for, ulp
 from conformance.compare.values import Comparison, compare
 from conformance.ops.spec import Port
 from conformance.oracle import Oracle
@@ -73,7 +73,30 @@ def judge(oracle: Oracle, expected: list[np.ndarray], actual: list, backend: str
     needs_magnitude = any(
         port.error_model == "average" and rule is not None and not rule.overridden for port, rule in zip(ports, rules)
     ) and not _bit_identical(oracle, expected, actual, rules)
+    if needs_magnitude and oracle.inputs_finite() and all(r is None or r.scale > 0 for r in rules):
+        # a lower bound of the magnitude first: where every element passes with it, it passes with the magnitude
+        # (the bound grows with it) and the record is the same (nothing recorded of a pass depends on the bound),
+        # so the second reference pass is spent on failing outputs only
+        floors = [magnitude_floor(e, r) for e, r in zip(expected, rules)]
+        judged = _compare_all(oracle, ports, rules, masks, names, expected, actual, floors)
+        if all(j.comparison.ok for j in judged):
+            return judged
     magnitude = (oracle.magnitude() if needs_magnitude else None) or [None] * len(expected)
+    return _compare_all(oracle, ports, rules, masks, names, expected, actual, magnitude)
+
+
+def magnitude_floor(expected: np.ndarray, rule: Policy | None) -> np.ndarray | None:
+    """A lower bound of the magnitude (the op on |x|, exact) from the expected output alone: |mean(x)| <= mean(|x|),
+    and the expected value is that mean rounded to its dtype (at most half a ulp away), so |e| - ulp(e) <= the
+    magnitude wherever the inputs are finite."""
+    if rule is None:
+        return None
+    e = np.abs(np.asarray(expected, dtype=np.float64))
+    return np.maximum(e - ulp(e, rule.dtype), 0.0)
+
+
+def _compare_all(oracle: Oracle, ports: list[Port], rules: list[Policy | None], masks: list, names: list[str],
+                 expected: list[np.ndarray], actual: list, magnitude: list) -> list[Judged]:
     judged = []
     for i, (port, rule) in enumerate(zip(ports, rules)):
         e, a, mask, name = expected[i], actual[i], masks[i] if i < len(masks) else None, names[i]
