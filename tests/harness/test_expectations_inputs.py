@@ -112,3 +112,21 @@ def test_an_alias_bomb_in_an_expectations_file_is_refused_quickly(tmp_path):
     with pytest.raises(ExpectationsError, match=r"bomb\.yaml:1: YAML aliases expand to more than"):
         load_file(path)
     assert time.monotonic() - start < 5
+
+
+def test_the_first_matching_entry_in_file_order_wins_across_ids_and_globs():
+    from conformance.expectations import Entry, Expectations
+
+    item = GOOD_ID
+    glob_first = Expectations([Entry("g", glob="ai.onnx/*::onnxruntime[*]"), Entry("i", id=item)])
+    assert glob_first.find(item, "1.0").reason == "g"
+    id_first = Expectations([Entry("i", id=item), Entry("g", glob="ai.onnx/*::onnxruntime[*]")])
+    assert id_first.find(item, "1.0").reason == "i"
+    versioned = Expectations([Entry("old", id=item, versions="<1.0"), Entry("g", glob="*::onnxruntime[*]"),
+                              Entry("new", id=item, versions=">=1.0")])
+    assert versioned.find(item, "1.2").reason == "g" and versioned.find(item, "0.9").reason == "old"
+    assert versioned.find("ai.onnx/AveragePool-22/ceil::openvino[float32]", "1.2") is None
+    versioned.entries.append(Entry("late", id="x::openvino[float32]"))  # the index follows the list
+    assert versioned.find("x::openvino[float32]", "1").reason == "late"
+    stale = versioned.stale([item, "y::tract[float32]"])
+    assert [e.reason for e in stale] == ["late"]
