@@ -2,16 +2,18 @@
 
     python -m benchmarks.node_tests [--repeats 3]
 
-Both sides run the same tests — every ``test_averagepool_*`` and ``test_globalaveragepool*`` node test of the
-installed onnx — on onnxruntime's CPU provider, each side in a fresh interpreter (as a user runs them), and
-each with ``pytest.main`` in-process inside it:
+Both sides run the same tests — every node test of the installed onnx for the pool ops (``test_averagepool_*``,
+``test_globalaveragepool*``, ``test_maxpool_*``, ``test_globalmaxpool*``, ``test_lppool_*``, ``test_globallppool*``)
+— on onnxruntime's CPU provider, each side in a fresh interpreter (as a user runs them), and each with
+``pytest.main`` in-process inside it:
 
-* harness: ``pytest --no-default-cases --cases=cases/onnx/AveragePool-node-tests.yaml
-  --cases=cases/onnx/GlobalAveragePool.yaml --backend=onnxruntime -k "(test_averagepool or
-  test_globalaveragepool) and onnxruntime"`` (the node tests' onnxruntime items; the ``reference`` column is
-  left out because BackendTest has nothing like it);
+* harness: ``pytest --no-default-cases --cases=<every case file importing node tests> --backend=onnxruntime -k
+  "(test_averagepool or ...) and onnxruntime"`` (the node tests' onnxruntime items; the ``reference`` column is
+  left out because BackendTest has nothing like it). Its converted node tests come from the on-disk cache
+  (docs/case-format.md), as on any run after the first: one warm-up run fills it;
 * onnx: a test module holding ``onnx.backend.test.BackendTest(onnxruntime.backend, __name__)`` with
-  ``include(r"^test_(averagepool|globalaveragepool)")``, run by ``pytest``.
+  ``include(r"^test_(averagepool|globalaveragepool|maxpool|...)")``, run by ``pytest``: it imports every op's
+  case module and computes their expected values at every start (there is nothing to cache).
 
 Reported: the wall time of the whole interpreter (start-up, imports, collection, run) and of ``pytest.main``.
 """
@@ -24,12 +26,16 @@ from pathlib import Path
 
 from benchmarks._common import ROOT, run_python
 
+OPS = ("averagepool", "globalaveragepool", "maxpool", "globalmaxpool", "lppool", "globallppool")
+NODE_TEST_FILES = ("AveragePool-node-tests.yaml", "GlobalAveragePool.yaml", "MaxPool-node-tests.yaml",
+                   "GlobalMaxPool-node-tests.yaml", "LpPool-node-tests.yaml")
+
 BACKEND_TEST_MODULE = '''
 import onnx.backend.test
 import onnxruntime.backend
 
 backend_test = onnx.backend.test.BackendTest(onnxruntime.backend, __name__)
-backend_test.include(r"^test_(averagepool|globalaveragepool)")
+backend_test.include(r"^test_({ops})")
 globals().update(backend_test.test_cases)
 '''
 
@@ -50,18 +56,19 @@ def _run(args: list[str], cwd: Path) -> tuple[float, float, str]:
 
 
 def harness_args(results: Path) -> list[str]:
+    selected = " or ".join(f"test_{op}" for op in OPS)
     return ["-q", "-p", "no:cacheprovider", "--no-default-cases", f"--results={results}",
-            f"--cases={ROOT / 'cases/onnx/AveragePool-node-tests.yaml'}",
-            f"--cases={ROOT / 'cases/onnx/GlobalAveragePool.yaml'}", "--backend=onnxruntime",
-            "-k", "(test_averagepool or test_globalaveragepool) and onnxruntime"]
+            *[f"--cases={ROOT / 'cases/onnx' / name}" for name in NODE_TEST_FILES], "--backend=onnxruntime",
+            "-k", f"({selected}) and onnxruntime"]
 
 
 def measure(repeats: int = 3) -> dict:
     best = {"harness": (float("inf"), float("inf"), ""), "onnx": (float("inf"), float("inf"), "")}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        (folder / "test_onnx_backend_pool.py").write_text(BACKEND_TEST_MODULE)
+        (folder / "test_onnx_backend_pool.py").write_text(BACKEND_TEST_MODULE.replace("{ops}", "|".join(OPS)))
         onnx_args = ["-q", "-p", "no:cacheprovider", "-p", "no:conformance", "test_onnx_backend_pool.py"]
+        _run(harness_args(folder / "results.jsonl"), ROOT)  # fills the node-test cache if this onnx has none yet
         for _ in range(repeats):  # interleaved: other load on the machine hits both sides alike
             for side, args, cwd in (("harness", harness_args(folder / "results.jsonl"), ROOT),
                                     ("onnx", onnx_args, folder)):
