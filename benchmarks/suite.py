@@ -53,11 +53,12 @@ def _status_kb(pid: int) -> tuple[int, int]:
     return hwm, rss
 
 
-def run_suite(backend: str = "all", workers: str = "2", env: dict[str, str] | None = None) -> dict:
+def run_suite(backend: str = "all", workers: str = "2", env: dict[str, str] | None = None,
+              extra: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         results = Path(tmp) / "results.jsonl"
         cmd = [sys.executable, "-m", "pytest", f"--backend={backend}", "-n", workers, "-q", "-p", "no:cacheprovider",
-               f"--results={results}"]
+               f"--results={results}", *(extra or [])]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 env=env)
@@ -85,7 +86,8 @@ def run_suite(backend: str = "all", workers: str = "2", env: dict[str, str] | No
         if results.exists():
             for line in results.read_text().splitlines():
                 record = json.loads(line)
-                statuses[record["status"]] += 1
+                if "status" in record:  # not the {"meta": ...} line of the run
+                    statuses[record["status"]] += 1
     text = "".join(output)
     found = re.findall(r"=*\s*([^=\n]*\bin [\d.]+s[^=\n]*)", text)
     return {"wall_s": wall, "summary": found[-1].strip() if found else "?", "statuses": dict(statuses),
