@@ -1,6 +1,6 @@
 """Run every harness benchmark and print each figure against the alternative measured in the same run.
 
-    python -m benchmarks [--quick] [--skip-suite] [--bytecode {env,on,both}]
+    python -m benchmarks [--quick] [--skip-suite] [--bytecode {env,on,both}] [--fresh-install]
 
 ``--bytecode``: ``env`` keeps the environment as it is; ``on``/``both`` also measure the subprocess figures with
 PYTHONDONTWRITEBYTECODE unset (pytest then caches its assertion-rewritten plugin modules; with it set, every
@@ -11,9 +11,10 @@ against a named alternative; nothing here asserts on time (tests must not).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 
-from benchmarks import case_overhead, collection, node_tests, reference_speed, suite
+from benchmarks import case_overhead, collection, fresh_install, isolation, node_tests, reference_speed, scaling, suite
 from benchmarks._common import machine
 
 
@@ -31,6 +32,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one repeat per figure")
     parser.add_argument("--skip-suite", action="store_true", help="leave out the full-suite run (about a minute)")
     parser.add_argument("--bytecode", choices=("env", "on", "both"), default="both")
+    parser.add_argument("--fresh-install", action="store_true",
+                        help="also time the README's main command on a fresh clone, install included (minutes)")
     args = parser.parse_args()
     repeats = 1 if args.quick else 3
     print(f"machine: {machine()}")
@@ -54,6 +57,19 @@ def main() -> None:
         finally:
             os.environ.clear()
             os.environ.update(env_before)
+    print("6. isolation overhead per case")
+    isolation.main(count=60 if args.quick else 120, repeats=repeats)
+    print("7. " + scaling.report(scaling.measure(base=1000)))
+    if importlib.util.find_spec("iree") is not None:
+        print("8. IREE compile cost per case (uncached / disk cache / memory cache):")
+        from benchmarks import iree_compile
+
+        times = iree_compile.measure(5 if args.quick else 20)
+        print("   " + iree_compile.summary(times))
+    else:
+        print("8. IREE compile cost: not measured (the iree extra is not installed)")
+    if args.fresh_install:
+        print("9. " + fresh_install.report(fresh_install.measure()))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""IREE's compile cost per case, uncached vs cached (docs/backends.md, "iree"; not part of ``python -m benchmarks``:
-it needs the ``iree`` extra and compiles for minutes).
+"""IREE's compile cost per case, uncached vs cached (docs/backends.md, "iree"; in ``python -m benchmarks`` when
+the ``iree`` extra is installed, with fewer cases; it compiles for minutes).
 
     python -m benchmarks.iree_compile [--cases 20]
 
@@ -98,7 +98,13 @@ def main() -> None:
     for name, values in times.items():
         print(f"{name:>9}: median {statistics.median(values) * 1000:8.1f} ms/case, "
               f"mean {statistics.mean(values) * 1000:8.1f} ms ({len(values)} cases)")
-    print(f"uncached / memory-cached: {statistics.median(times['uncached']) / statistics.median(times['memory']):.0f}x")
+    print(summary(times))
+
+
+def summary(times: dict[str, list[float]]) -> str:
+    medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    return (", ".join(f"{name} {ms:.1f} ms/case" for name, ms in medians.items())
+            + f" (medians); uncached / memory-cached: {medians['uncached'] / medians['memory']:.0f}x")
 
 
 if __name__ == "__main__":
