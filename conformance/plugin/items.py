@@ -26,6 +26,7 @@ class CaseFile(pytest.File):
 
     def _children(self) -> Iterator[pytest.Collector]:
         from conformance.suite.expand import expand
+        from conformance.suite.guards import check_reference_accepts
         from conformance.suite.loader import CaseFileError as LoaderError
         from conformance.suite.loader import load_file
         from conformance.suite.sources import imported_cases
@@ -51,6 +52,11 @@ class CaseFile(pytest.File):
                 continue
             try:
                 instances = expand(case)
+                for instance in instances:
+                    check_reference_accepts(instance)
+            except ValueError as exc:  # a guard's message: what is wrong with the case
+                yield BrokenCase.from_parent(self, name=case.id, error=f"{where}: case {case.id!r}: {exc}")
+                continue
             except Exception as exc:  # a case that cannot become instances costs that case only
                 yield BrokenCase.from_parent(self, name=case.id,
                                              error=f"{where}: case {case.id!r}: {type(exc).__name__}: {exc}")

@@ -150,10 +150,14 @@ def test_bad_files_cost_themselves_only_in_a_run(pytester: pytest.Pytester, monk
     pytester.makefile(".yaml", b_good=HEAD + GOOD)
     # the same case id in another file would silently collapse records: the second definition is an error
     pytester.makefile(".yaml", c_dup=HEAD + GOOD + GOOD.replace("good", "other"))
+    # a positive case whose attributes the reference rejects (strides of 0): the case is wrong, not any backend
+    pytester.makefile(".yaml", d_rejected=HEAD + GOOD.replace("good", "zero_stride").replace(
+        "kernel_shape: [2, 2]", "kernel_shape: [2, 2], strides: [0, 1]"))
     out = pytester.path / "r.jsonl"
     result = run(pytester, f"--results={out}")
     text = result.stdout.str()
     assert result.ret == 1
+    assert "d_rejected.yaml:5: case 'zero_stride': the reference rejects this positive case" in text
     assert "a_bomb.yaml:1: YAML aliases expand to more than" in text
     assert "c_dup.yaml:5: case 'good': duplicate case id: ai.onnx::AveragePool 'good' is defined at" in text
     assert "for the same version" in text
