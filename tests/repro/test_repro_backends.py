@@ -23,6 +23,7 @@ ROUTES = [  # (instance id, backend, runtime module needed, model file written b
     ("openvino/AvgPool-14/k2s2[float32]", "onnx-backend:onnxruntime.backend", "onnxruntime", "model.onnx"),
     ("ai.onnx/AveragePool-22/k2[float32]", "openvino", "openvino", "model.onnx"),  # the ONNX frontend
     ("onednn/AvgPool-1/k3s1[float32]", "onednn", "numpy", "onednn_binding"),
+    ("onednn/AvgPool-1/k3s1[float32]", "openvino", "openvino", "model.onnx"),  # lowered, the ONNX frontend
     ("onednn/AvgPool-1/k3s1[bfloat16]", "onednn", "ml_dtypes", "onednn_binding"),
     # torch: the call is the model (run_torch.json holds the plan); NXC moved, bfloat16 bits, flat Indices
     ("openvino/AvgPool-14/k2s2[float32]", "torch", "torch", "run_torch.json"),

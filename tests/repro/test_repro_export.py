@@ -38,6 +38,7 @@ def _written(tmp_path: Path, cli, instance: str, backend: str, *extra: str) -> P
     ("openvino/AvgPool-14/k2s2[float32]", "openvino"),
     ("openvino/AvgPool-14/k2s2[float32]", "openvino-ir"),
     ("onednn/AvgPool-1/k3s1[float32]", "onednn"),
+    ("onednn/AvgPool-1/k3s1[float32]", "openvino"),  # lowered to ONNX, read by the ONNX frontend
 ])
 def test_the_runner_is_the_harness_code_verbatim(tmp_path, scratch_cases, cli, instance, backend):
     name = backend.split(":")[0]

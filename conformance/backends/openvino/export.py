@@ -16,22 +16,26 @@ from conformance.suite.model import CaseInstance
 RUNNER = Path(runtime.__file__)
 
 
-def _runner(folder: Path, model: list[str], device: str, markers: tuple[str, ...], about: str) -> dict[str, Any]:
+def _runner(folder: Path, model: list[str], device: str, markers: tuple[str, ...], about: str,
+            feeds: int | None = None) -> dict[str, Any]:
     config = {"model": model[0], "weights": model[1] if len(model) > 1 else None, "device": device,
-              "unsupported_markers": list(markers)}
+              "unsupported_markers": list(markers), "feeds": feeds}
     return {"runner": "run_openvino.py", "files": [*model, *write_runner(RUNNER, folder, "run_openvino", config)],
             "format": "onnx" if model[0].endswith(".onnx") else "openvino-ir", "device": device, "built_with": about}
 
 
 def onnx_model(case: CaseInstance, folder: Path, device: str) -> dict[str, Any]:
-    """ai.onnx: the harness's model, read by the ONNX frontend as the backend reads it."""
+    """ai.onnx: the harness's model; another spec's case: its exact ONNX lowering. Read by the ONNX frontend as
+    the backend reads it."""
     import onnx
 
-    from conformance.backends.onnx_model import build_model
+    from conformance.backends.lowering import onnx_model_for
 
-    onnx.save_model(build_model(case, check=not case.expect_error), str(folder / "model.onnx"))
+    model, feeds, lowering = onnx_model_for(case)
+    onnx.save_model(model, str(folder / "model.onnx"))
+    about = "the harness's ONNX model" + (f" ({lowering})" if lowering else "")
     return _runner(folder, ["model.onnx"], device, runtime.UNSUPPORTED_MARKERS,
-                   "the harness's ONNX model, read with Core.read_model (ONNX frontend)")
+                   f"{about}, read with Core.read_model (ONNX frontend)", feeds=feeds)
 
 
 def opset_model(case: CaseInstance, inputs: list[np.ndarray], folder: Path, device: str) -> dict[str, Any]:

@@ -79,4 +79,6 @@ def run(inputs: list[np.ndarray]) -> list[Any]:
     weights = config.get("weights")
     model = read(core, str(here / config["model"]), str(here / weights) if weights else None,
                  config.get("unsupported_markers", ()))
-    return run_compiled(core.compile_model(model, config.get("device") or "CPU"), inputs)
+    feeds = config.get("feeds")  # a lowered model may take fewer inputs than the case has (parameters as attributes)
+    return run_compiled(core.compile_model(model, config.get("device") or "CPU"),
+                        inputs if feeds is None else inputs[:feeds])
