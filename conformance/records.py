@@ -41,6 +41,9 @@ class ResultRecord:
     elements: int | None = None
     tolerance: str = ""  # human-readable policy, e.g. "bound=(K+2)*u*avg|x|, K=9, u=2^-24"
     duration_s: float = 0.0
+    #: of duration_s, the seconds inside the backend's ``run`` (building and running the model; an isolated
+    #: backend's round trip included): the rest is the harness's (reference, comparison, record)
+    runtime_s: float = 0.0
     source: str = ""
     # extras (compatible extension of the contract)
     layout: str | None = None
@@ -132,7 +135,7 @@ _NUM, _OPT = (int, float, str), type(None)
 FIELD_TYPES: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("id", "op", "domain", "dtype", "backend", "backend_version", "status", "reason", "tolerance",
                      "source", "case_file", "nodeid", "lowered", "expectation", "repro"), (str,)),
-    "version": (int,), "unspecified": (int,), "duration_s": _NUM,
+    "version": (int,), "unspecified": (int,), "duration_s": _NUM, "runtime_s": _NUM,
     **dict.fromkeys(("mismatches", "elements"), (int, _OPT)),
     **dict.fromkeys(("max_abs_err", "max_rel_err", "max_ulp"), (*_NUM, _OPT)),
     **dict.fromkeys(("expected_shape", "actual_shape", "error_grid"), (list, _OPT)),

@@ -78,8 +78,10 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         return
     if expected is not None and oracle.outputs is not None:
         record.reference_values = output_values(instance, expected[0], oracle.unspecified[0])
+    inputs = [x.copy() for x in oracle.inputs]
+    started = time.perf_counter()
     try:
-        actual = backend.run(instance, [x.copy() for x in oracle.inputs])
+        actual = backend.run(instance, inputs)
         record.lowered = str(optional(backend, "last_lowering") or "")
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
@@ -102,6 +104,8 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
         record.status = "pass" if instance.expect_error else "error"
         record.reason = f"rejected as expected: {message}" if instance.expect_error else f"rejected: {message}"
         return
+    finally:
+        record.runtime_s = round(time.perf_counter() - started, 6)
     if instance.expect_error:
         shapes = [list(np.shape(a)) for a in actual] if isinstance(actual, list | tuple) else "?"
         record.status = "fail"

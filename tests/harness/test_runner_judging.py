@@ -1,6 +1,6 @@
-"""The magnitude floor that lets a passing averaging output skip the second reference pass: it never exceeds the
-magnitude (else a wrong output could pass on a bound the real magnitude would not give), and judging with it
-gives the same record as judging with the magnitude."""
+"""The runner's judging: the magnitude floor that lets a passing averaging output skip the second reference pass
+(it never exceeds the magnitude, else a wrong output could pass on a bound the real magnitude would not give, and
+judging with it gives the same record as judging with the magnitude); and the record's split of its time."""
 
 from __future__ import annotations
 
@@ -80,3 +80,23 @@ def test_a_failure_is_judged_on_the_magnitude_itself():
     record, full = judged_both_ways(5000)
     assert record.status == "fail" and not full.ok
     assert record.worst[0]["allowed"] == full.worst[0]["allowed"]  # the real bound, not the floor's
+
+
+class Slow(Backend):
+    """The reference's output after a measurable pause inside ``run``."""
+
+    name = "slow"
+
+    def run(self, case, inputs):
+        import time
+
+        time.sleep(0.05)
+        return reference.evaluate(case.domain, case.op, case.version, inputs, case.attributes).outputs
+
+
+def test_the_record_says_how_much_of_its_time_the_runtime_took():
+    (instance,) = expand(load_text(CASE, "case.yaml").cases[0])
+    record = run_backend(instance, Slow())
+    assert record.status == "pass"
+    assert 0.05 <= record.runtime_s <= record.duration_s < 0.05 + 5
+    assert "runtime_s" in record.to_json()
