@@ -53,7 +53,9 @@ def main() -> None:
             print(f"3.{label} " + node_tests.report(node_tests.measure(repeats)))
             print(f"4.{label} " + collection.report(collection.measure(repeats=repeats)))
             if not args.skip_suite:
-                print(f"5.{label} " + suite.report(suite.run_suite(env=dict(os.environ))))
+                figures = suite.run_suite(env=dict(os.environ))
+                print(f"5.{label} " + suite.report(figures))
+                print(suite.breakdown(figures))
         finally:
             os.environ.clear()
             os.environ.update(env_before)

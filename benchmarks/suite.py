@@ -83,18 +83,24 @@ def run_suite(backend: str = "all", workers: str = "2", env: dict[str, str] | No
         wall = time.perf_counter() - start
         reader.join(5)
         statuses: collections.Counter = collections.Counter()
+        per_backend: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0.0])
         if results.exists():
             for line in results.read_text().splitlines():
                 record = json.loads(line)
                 if "status" in record:  # not the {"meta": ...} line of the run
                     statuses[record["status"]] += 1
+                    row = per_backend[record["backend"]]
+                    row[0] += 1
+                    row[1] += float(record.get("duration_s") or 0)
+                    row[2] += float(record.get("runtime_s") or 0)
     text = "".join(output)
     found = re.findall(r"=*\s*([^=\n]*\bin [\d.]+s[^=\n]*)", text)
     return {"wall_s": wall, "summary": found[-1].strip() if found else "?", "statuses": dict(statuses),
             "records": sum(statuses.values()), "peak_rss_sum_mb": sum(peaks.values()) / 1024,
             "peak_rss_sampled_mb": simultaneous / 1024, "processes": len(peaks),
             "max_single_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
-            "exit_code": proc.returncode}
+            "exit_code": proc.returncode, "workers": int(workers) if workers.isdigit() else os.cpu_count() or 1,
+            "per_backend": {k: tuple(v) for k, v in per_backend.items()}}
 
 
 def report(f: dict, label: str = "") -> str:
@@ -104,12 +110,30 @@ def report(f: dict, label: str = "") -> str:
             f"largest single process {f['max_single_rss_mb']:.0f} MB)")
 
 
+def breakdown(f: dict) -> str:
+    """Where the workers' time went: per backend, its items' time and the part inside the runtime's ``run``
+    (records' duration_s and runtime_s); the remainder of workers x wall is pytest, xdist, collection and start-up."""
+    rows = sorted(f["per_backend"].items(), key=lambda kv: -kv[1][1])
+    items = sum(r[1] for _, r in rows)
+    runtime = sum(r[2] for _, r in rows)
+    budget = f["wall_s"] * f["workers"]
+    lines = [f"  worker time {budget:.0f} s (wall x {f['workers']}): items {items:.0f} s, of which inside the "
+             f"runtimes' run {runtime:.0f} s; outside items (pytest, xdist, collection, start-up) "
+             f"{budget - items:.0f} s"]
+    for name, (count, duration, inside) in rows:
+        lines.append(f"  {name:22s} {int(count):6d} records {duration:7.1f} s in items ({1000 * duration / count:5.1f} "
+                     f"ms/record), {inside:7.1f} s in run ({1000 * inside / count:5.1f} ms/record)")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="all")
     parser.add_argument("--workers", default="2")
     args = parser.parse_args()
-    print(report(run_suite(args.backend, args.workers)))
+    figures = run_suite(args.backend, args.workers)
+    print(report(figures))
+    print(breakdown(figures))
 
 
 if __name__ == "__main__":
