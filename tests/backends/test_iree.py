@@ -37,3 +37,21 @@ def test_float64_is_compiled_as_float64(backend):
                                   "float64"), backend)
     assert record.status == "pass", record.reason
     assert record.actual_dtype == "float64"
+
+
+def test_float32_maxpool_with_asymmetric_pads_compiles_without_the_float64_flag(backend):
+    # with f64 demotion off, the torch lowering's f64 -inf padding constant is an illegal arith.truncf: only float64
+    # models get that flag (run_iree.flags_for)
+    case = instance("ai.onnx", "MaxPool", 12, {"kernel_shape": [3], "pads": [1, 2]}, [1, 1, 5], "float32",
+                    outputs={"Y": {}})  # Y only: IREE's Indices with explicit pads point into the padded input
+    record = run_backend(case, backend)
+    assert record.status == "pass", record.reason
+
+
+def test_only_float64_models_compile_with_demotion_off():
+    from conformance.backends.iree import run_iree
+    from conformance.backends.onnx_model import build_model
+
+    for dtype, extra in (("float32", ()), ("float16", ()), ("float64", run_iree.FLOAT64_FLAGS)):
+        model = build_model(instance("ai.onnx", "AveragePool", 19, {"kernel_shape": [2]}, [1, 1, 4], dtype))
+        assert run_iree.flags_for(model) == run_iree.FLAGS + extra, dtype

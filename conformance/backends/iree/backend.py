@@ -39,7 +39,7 @@ class IreeBackend(Backend):
         import iree.compiler  # noqa: F401  (fail at construction when missing: the backend is not installed)
         import iree.runtime  # noqa: F401
 
-        self.cache = ModuleCache.from_environment(f"{self.version()} {' '.join(run_iree.FLAGS)}")
+        self.cache = ModuleCache.from_environment(f"{self.version()} {run_iree.FLAGS_RULE}")
         self._functions: OrderedDict[str, Any] = OrderedDict()
 
     def version(self) -> str:
@@ -60,7 +60,8 @@ class IreeBackend(Backend):
         data = model_bytes(model)
         key = self.cache.key(data)  # computed twice (here and in get): 32 bytes of SHA-256 over ~300 bytes
         try:
-            vmfb = self.cache.get(data, lambda: run_iree.compile_mlir(run_iree.import_onnx(model)))
+            vmfb = self.cache.get(data, lambda: run_iree.compile_mlir(run_iree.import_onnx(model),
+                                                                      run_iree.flags_for(model)))
             function = self._functions.get(key)
             if function is None:
                 function = self._functions[key] = run_iree.load(vmfb)

@@ -17,10 +17,14 @@ from typing import Any
 import numpy as np
 
 FUNCTION = "main"  # the graph (so the compiled function) is renamed to this: one module serves every case
+FLAGS = ("--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic")
 # IREE demotes float64 to float32 by default (the module's arguments become f32 buffers, so f64 inputs do not even
-# fit): float64 cases are float64 models, compiled as such
-FLAGS = ("--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic",
-         "--iree-input-demote-f64-to-f32=false")
+# fit): a model with a float64 tensor is compiled with demotion off. Only such models: with demotion off, the f64
+# constants the torch lowering itself creates (MaxPool's -inf padding value) reach the llvm-cpu pipeline as an
+# illegal f64 -> f32 `arith.truncf`, and a float32 MaxPool with asymmetric pads no longer compiles
+FLOAT64_FLAGS = ("--iree-input-demote-f64-to-f32=false",)
+#: What the flags of a model are, for the compiled-module cache's key (the model's bytes choose between the two)
+FLAGS_RULE = f"{' '.join(FLAGS)}; float64 models: {' '.join(FLOAT64_FLAGS)}"
 # iree-compile's words for an ONNX op, attribute or type its ONNX conversion does not implement: "unsupported"
 UNSUPPORTED_MARKERS = ("failed to legalize operation 'torch.operator'", "unsupported", "Unsupported",
                        "not implemented", "NYI")
@@ -43,42 +47,53 @@ def import_onnx(model: Any) -> str:
     return module.get_asm()
 
 
-def compile_mlir(text: str) -> bytes:
-    """The VM flatbuffer (.vmfb) of imported MLIR, compiled for llvm-cpu.
+def flags_for(model: Any) -> tuple[str, ...]:
+    """The compile flags of an ``onnx.ModelProto``: ``FLAGS``, plus ``FLOAT64_FLAGS`` when it has a float64 tensor."""
+    import onnx
 
-    In process through the compiler's C API (one session per process: starting ``iree-compile`` costs about as
-    much as compiling a pooling node); a failure is compiled again by the ``iree-compile`` tool, whose error
-    text the in-process API does not return.
+    graph = model.graph
+    types = [v.type.tensor_type.elem_type for v in [*graph.input, *graph.output, *graph.value_info]]
+    types += [t.data_type for t in graph.initializer]
+    return FLAGS + FLOAT64_FLAGS if onnx.TensorProto.DOUBLE in types else FLAGS
+
+
+def compile_mlir(text: str, flags: tuple[str, ...] = FLAGS) -> bytes:
+    """The VM flatbuffer (.vmfb) of imported MLIR, compiled for llvm-cpu with ``flags`` (``flags_for(model)``).
+
+    In process through the compiler's C API (one session per flag set and process: starting ``iree-compile``
+    costs about as much as compiling a pooling node); a failure is compiled again by the ``iree-compile`` tool,
+    whose error text the in-process API does not return.
     """
     from iree.compiler.api import Output, Source
 
-    invocation = _session().invocation()
-    source = Source.wrap_buffer(_session(), text.encode())
+    session = _session(flags)
+    invocation = session.invocation()
+    source = Source.wrap_buffer(session, text.encode())
     if invocation.parse_source(source) and invocation.execute():
         output = Output.open_membuffer()
         invocation.output_vm_bytecode(output)
         return bytes(output.map_memory())
-    return _compile_tool(text)
+    return _compile_tool(text, flags)
 
 
-_SESSION: list[Any] = []
+_SESSIONS: dict[tuple[str, ...], Any] = {}
 
 
-def _session() -> Any:
-    if not _SESSION:
+def _session(flags: tuple[str, ...]) -> Any:
+    if flags not in _SESSIONS:
         from iree.compiler.api import Session
 
         session = Session()
-        session.set_flags("--iree-input-type=onnx", *FLAGS)
-        _SESSION.append(session)
-    return _SESSION[0]
+        session.set_flags("--iree-input-type=onnx", *flags)
+        _SESSIONS[flags] = session
+    return _SESSIONS[flags]
 
 
-def _compile_tool(text: str) -> bytes:
+def _compile_tool(text: str, flags: tuple[str, ...]) -> bytes:
     import iree.compiler
 
     try:
-        return iree.compiler.compile_str(text, input_type="onnx", extra_args=list(FLAGS))
+        return iree.compiler.compile_str(text, input_type="onnx", extra_args=list(flags))
     except iree.compiler.CompilerToolError as exc:
         message = " ".join(str(exc).split())
         if any(marker in message for marker in UNSUPPORTED_MARKERS):
@@ -113,4 +128,4 @@ def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
 
     config = json.loads(Path(__file__).with_suffix(".json").read_text(encoding="utf-8"))
     model = onnx.load(str(Path(__file__).resolve().parent / config["model"]))
-    return run_function(load(compile_mlir(import_onnx(model))), inputs[: config["feeds"]])
+    return run_function(load(compile_mlir(import_onnx(model), flags_for(model))), inputs[: config["feeds"]])
