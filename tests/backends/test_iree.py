@@ -55,3 +55,19 @@ def test_only_float64_models_compile_with_demotion_off():
     for dtype, extra in (("float32", ()), ("float16", ()), ("float64", run_iree.FLOAT64_FLAGS)):
         model = build_model(instance("ai.onnx", "AveragePool", 19, {"kernel_shape": [2]}, [1, 1, 4], dtype))
         assert run_iree.flags_for(model) == run_iree.FLAGS + extra, dtype
+
+
+def test_the_importers_validation_is_a_rejection(backend):
+    # ceil_mode does not exist at AveragePool-7: iree-import-onnx's onnx checker refuses the model
+    case = instance("ai.onnx", "AveragePool", 7, {"kernel_shape": [2], "ceil_mode": 1}, [1, 1, 5], expect="error")
+    record = run_backend(case, backend)
+    assert record.status == "pass" and "ValidationError" in record.reason, record.reason
+
+
+def test_a_compile_refusal_is_a_rejection_and_is_cached(backend):
+    # negative pads: the importer declares onnx's output shape, the torch lowering computes another (tensor.cast)
+    case = instance("ai.onnx", "AveragePool", 11, {"kernel_shape": [2], "pads": [-1, 0]}, [1, 1, 4], expect="error")
+    for _ in range(2):
+        record = run_backend(case, backend)
+        assert record.status == "pass" and "CompileError" in record.reason, record.reason
+    assert backend.cache.stats.refusals_replayed >= 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conformance.backends.iree.cache import ENV, ModuleCache
 
 
@@ -48,3 +50,47 @@ def test_without_the_variable_nothing_is_written(tmp_path, monkeypatch):
     cache = ModuleCache.from_environment("salt")
     cache.get(b"model", counting(b"x")[0])
     assert cache.folder is None and list(tmp_path.iterdir()) == []
+
+
+class Refused(Exception):
+    """Stands for run_iree.CompileError: the compiler's diagnostic on a model."""
+
+
+def refusing(message: str):
+    calls = []
+
+    def compile_model() -> bytes:
+        calls.append(1)
+        raise Refused(message)
+
+    return compile_model, calls
+
+
+def test_a_refusal_is_cached_and_replayed_with_its_type_and_message(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV, str(tmp_path / "cache"))
+    compile_model, calls = refusing("error: cast incompatible")
+    first = ModuleCache.from_environment("salt", refusals=(Refused,))
+    for cache in (first, first, ModuleCache.from_environment("salt", refusals=(Refused,))):  # memory, then disk
+        with pytest.raises(Refused, match="^error: cast incompatible$"):
+            cache.get(b"model", compile_model)
+    assert len(calls) == 1
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [f"{first.key(b'model')}.error"]
+
+
+def test_other_compile_failures_are_not_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV, str(tmp_path / "cache"))
+    cache = ModuleCache.from_environment("salt", refusals=(Refused,))
+
+    def crash() -> bytes:
+        raise MemoryError("no memory")  # says nothing about the model: the next run compiles again
+
+    with pytest.raises(MemoryError):
+        cache.get(b"model", crash)
+    assert not (tmp_path / "cache").exists() or list((tmp_path / "cache").iterdir()) == []
+    assert cache.get(b"model", counting(b"compiled")[0]) == b"compiled"
+
+
+def test_a_refusal_file_names_only_a_type_the_backend_listed(tmp_path):
+    cache = ModuleCache("salt", tmp_path, refusals=(Refused,))
+    (tmp_path / f"{cache.key(b'model')}.error").write_text('{"type": "SystemExit", "message": "x"}')
+    assert cache.get(b"model", counting(b"compiled")[0]) == b"compiled"  # unknown type: ignored, compiled

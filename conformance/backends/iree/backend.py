@@ -39,13 +39,23 @@ class IreeBackend(Backend):
         import iree.compiler  # noqa: F401  (fail at construction when missing: the backend is not installed)
         import iree.runtime  # noqa: F401
 
-        self.cache = ModuleCache.from_environment(f"{self.version()} {run_iree.FLAGS_RULE}")
+        self.cache = ModuleCache.from_environment(f"{self.version()} {run_iree.FLAGS_RULE}",
+                                                  refusals=(run_iree.CompileError, NotImplementedError))
         self._functions: OrderedDict[str, Any] = OrderedDict()
 
     def version(self) -> str:
         from iree.compiler.version import VERSION
 
         return VERSION
+
+    @property
+    def rejection_types(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
+        """How IREE's ONNX path refuses a model: the importer's validation (``iree-import-onnx`` runs the onnx
+        checker and shape inference first) and iree-compile's diagnostics (``run_iree.CompileError``)."""
+        from onnx.checker import ValidationError
+        from onnx.shape_inference import InferenceError
+
+        return (ValidationError, InferenceError, run_iree.CompileError)
 
     def capabilities(self) -> dict[str, list[str]]:
         return {**lowering.capabilities(), "target": ["llvm-cpu (generic x86-64)"]}

@@ -6,11 +6,16 @@ of one geometry) build the same model, so the module is cached under the SHA-256
 model's bytes, the compiler's version and the compile flags. The disk cache (``CONFORMANCE_IREE_CACHE`` =
 a folder, e.g. under the results folder) lets the xdist workers of a run, and later runs, share modules. It is
 trusted like the venv: a .vmfb is native code, so the folder must be the user's own (never a downloaded one).
+
+A model the compiler refuses is refused again by the same compiler with the same flags: the refusal (exception
+type, from a fixed list the backend gives, and message) is cached too (``<key>.error``, JSON), so a warm run
+does not spend a compile on each of them again. Anything else a compile raises is not cached.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 import time
@@ -29,19 +34,24 @@ class CompileStats:
     compile_s: float = 0.0
     memory_hits: int = 0
     disk_hits: int = 0
+    refusals_replayed: int = 0
 
 
 class ModuleCache:
-    def __init__(self, salt: str, folder: Path | None = None) -> None:
+    def __init__(self, salt: str, folder: Path | None = None,
+                 refusals: tuple[type[Exception], ...] = ()) -> None:
         self.salt = salt  # compiler version + flags: a module compiled by another compiler is another module
         self.folder = folder
         self.stats = CompileStats()
         self._modules: dict[str, bytes] = {}  # a pooling .vmfb is ~10 KB: a whole corpus fits in memory
+        #: the exception types a compile refuses a model with (cached); looked up by name in this table only
+        self.refusals = {kind.__name__: kind for kind in refusals}
+        self._refused: dict[str, tuple[str, str]] = {}
 
     @classmethod
-    def from_environment(cls, salt: str) -> ModuleCache:
+    def from_environment(cls, salt: str, refusals: tuple[type[Exception], ...] = ()) -> ModuleCache:
         folder = os.environ.get(ENV)
-        return cls(salt, Path(folder) if folder else None)
+        return cls(salt, Path(folder) if folder else None, refusals)
 
     def key(self, model: bytes) -> str:
         return hashlib.sha256(self.salt.encode() + b"\0" + model).hexdigest()
@@ -58,20 +68,41 @@ class ModuleCache:
             self.stats.disk_hits += 1
             found = path.read_bytes()
         else:
+            self._replay_refusal(key)
             start = time.perf_counter()
-            found = compile_model()  # raises: nothing cached, the error is the case's result
-            self.stats.compiled += 1
-            self.stats.compile_s += time.perf_counter() - start
+            try:
+                found = compile_model()
+            except tuple(self.refusals.values()) as exc:
+                self._refused[key] = (type(exc).__name__, str(exc))
+                if self.folder is not None:
+                    text = json.dumps({"type": type(exc).__name__, "message": str(exc)})
+                    _write_atomically(self.folder / f"{key}.error", text.encode())
+                raise
+            finally:
+                self.stats.compiled += 1
+                self.stats.compile_s += time.perf_counter() - start
             if path is not None:
                 _write_atomically(path, found)
         self._modules[key] = found
         return found
 
+    def _replay_refusal(self, key: str) -> None:
+        """Raise the cached refusal of this model, if there is one (memory, then disk)."""
+        refused = self._refused.get(key)
+        error = self.folder / f"{key}.error" if self.folder else None
+        if refused is None and error is not None and error.is_file():
+            data = json.loads(error.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and data.get("type") in self.refusals:
+                refused = self._refused[key] = (data["type"], str(data.get("message", "")))
+        if refused is not None:
+            self.stats.refusals_replayed += 1
+            raise self.refusals[refused[0]](refused[1])
+
 
 def _write_atomically(path: Path, data: bytes) -> None:
     """Another worker may write the same module at the same time: each writes its own file, then renames."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".vmfb")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)

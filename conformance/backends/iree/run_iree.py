@@ -89,6 +89,10 @@ def _session(flags: tuple[str, ...]) -> Any:
     return _SESSIONS[flags]
 
 
+class CompileError(RuntimeError):
+    """iree-compile refused the model with a diagnostic (its normal error path, not a crash of the compiler)."""
+
+
 def _compile_tool(text: str, flags: tuple[str, ...]) -> bytes:
     import iree.compiler
 
@@ -98,7 +102,7 @@ def _compile_tool(text: str, flags: tuple[str, ...]) -> bytes:
         message = " ".join(str(exc).split())
         if any(marker in message for marker in UNSUPPORTED_MARKERS):
             raise NotImplementedError(_first_error(str(exc))) from None
-        raise RuntimeError(_first_error(str(exc))) from None
+        raise CompileError(_first_error(str(exc))) from None
 
 
 def _first_error(message: str) -> str:
