@@ -7,10 +7,10 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-# pytester points HOME at a fresh folder per test: the on-disk node-test cache (conformance/suite/
-# node_test_cache.py) would then be rebuilt by every pytester run (20-35 s each). Pin it to the user's real cache.
+# pytester points HOME at a fresh folder per test: the user cache (conformance/user_cache.py: converted node tests,
+# IREE modules) would then be rebuilt by every pytester run (node tests: 20-35 s each). Pin it to the real one.
 if "CONFORMANCE_CACHE_DIR" not in os.environ:
-    from conformance.suite.node_test_cache import cache_dir
+    from conformance.user_cache import cache_dir
 
     os.environ["CONFORMANCE_CACHE_DIR"] = str(cache_dir() or "off")
 

@@ -24,17 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from conformance.user_cache import cache_dir
+
 #: Bump when the stored layout or the NodeTest fields change: an old file is then simply never looked up.
 FORMAT = 1
-_OFF = ("off", "0", "none", "no")
-
-
-def cache_dir() -> Path | None:
-    configured = os.environ.get("CONFORMANCE_CACHE_DIR")
-    if configured is not None:
-        return None if configured.strip().lower() in _OFF or not configured.strip() else Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "conformance"
 
 
 def cache_key(onnx_version: str, op_types: Iterable[str], sources: Iterable[Path]) -> str:

@@ -44,8 +44,19 @@ def test_disk_cache_is_shared_between_processes_and_written_whole(tmp_path, monk
     assert files == [f"{first.key(b'model')}.vmfb"]  # no temporary file left behind
 
 
-def test_without_the_variable_nothing_is_written(tmp_path, monkeypatch):
+def test_without_the_variable_modules_go_to_the_user_cache(tmp_path, monkeypatch):
     monkeypatch.delenv(ENV, raising=False)
+    monkeypatch.setenv("CONFORMANCE_CACHE_DIR", str(tmp_path / "user"))
+    cache = ModuleCache.from_environment("salt")
+    cache.get(b"model", counting(b"x")[0])
+    assert cache.folder == tmp_path / "user" / "iree"
+    assert [p.name for p in cache.folder.iterdir()] == [f"{cache.key(b'model')}.vmfb"]
+
+
+@pytest.mark.parametrize("variable, value", [(ENV, "off"), ("CONFORMANCE_CACHE_DIR", "off")])
+def test_off_keeps_modules_in_memory_only(tmp_path, monkeypatch, variable, value):
+    monkeypatch.delenv(ENV, raising=False)
+    monkeypatch.setenv(variable, value)
     monkeypatch.chdir(tmp_path)
     cache = ModuleCache.from_environment("salt")
     cache.get(b"model", counting(b"x")[0])

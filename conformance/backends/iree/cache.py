@@ -3,8 +3,9 @@
 IREE compiles every model ahead of time (LLVM codegen for llvm-cpu, ~1-2 s for one pooling node), while a
 compiled module runs in well under a millisecond. Cases differing only in their values (seeds, literal examples
 of one geometry) build the same model, so the module is cached under the SHA-256 of what determines it: the ONNX
-model's bytes, the compiler's version and the compile flags. The disk cache (``CONFORMANCE_IREE_CACHE`` =
-a folder, e.g. under the results folder) lets the xdist workers of a run, and later runs, share modules. It is
+model's bytes, the compiler's version and the compile flags. The disk cache (``iree/`` in the user's cache folder,
+conformance/user_cache.py; ``CONFORMANCE_IREE_CACHE`` = another folder, or ``off``) lets the xdist workers of a run,
+and later runs, share modules. It is
 trusted like the venv: a .vmfb is native code, so the folder must be the user's own (never a downloaded one).
 
 A model the compiler refuses is refused again by the same compiler with the same flags: the refusal (exception
@@ -50,8 +51,16 @@ class ModuleCache:
 
     @classmethod
     def from_environment(cls, salt: str, refusals: tuple[type[Exception], ...] = ()) -> ModuleCache:
+        """``CONFORMANCE_IREE_CACHE`` (``off``: memory only), else ``iree/`` in the user's cache folder: a cold IREE
+        column compiles for 15-30 min on 2 cores, a warm one takes about 30 s, so runs share what they compiled."""
+        from conformance.user_cache import cache_dir
+
         folder = os.environ.get(ENV)
-        return cls(salt, Path(folder) if folder else None, refusals)
+        if folder is not None:
+            return cls(salt, None if folder.strip().lower() in ("", "off", "0", "none", "no") else Path(folder),
+                       refusals)
+        shared = cache_dir()
+        return cls(salt, shared / "iree" if shared is not None else None, refusals)
 
     def key(self, model: bytes) -> str:
         return hashlib.sha256(self.salt.encode() + b"\0" + model).hexdigest()
