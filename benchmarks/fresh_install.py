@@ -6,12 +6,14 @@ Clones this repository's HEAD into a temporary folder (``git clone``: committed 
 them) and runs the README's main command there (the fenced line after ``<!-- main-command -->``), split at its
 ``&&`` so each step is timed on its own: the venv, the pip install (from the package registry; pip's own download
 cache is whatever this machine has, so a warm cache makes the install faster than on a truly fresh machine, and
-the figure says which), and ``conformance run``. Nothing in the repository is touched.
+the figure says which), and ``conformance run`` with an empty user cache (conformance/user_cache.py), as on a fresh
+machine. Nothing in the repository is touched.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -36,9 +38,11 @@ def measure(keep: bool = False) -> dict:
         checkout = folder / "checkout"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(checkout)], check=True)
         steps = []
+        # a fresh machine has no user cache either (converted node tests, IREE modules): an empty one, not ours
+        env = {**os.environ, "CONFORMANCE_CACHE_DIR": str(folder / "user-cache")}
         for step in (s.strip() for s in main_command().split("&&")):
             start = time.perf_counter()
-            done = subprocess.run(["bash", "-c", step], cwd=checkout, capture_output=True, text=True)
+            done = subprocess.run(["bash", "-c", step], cwd=checkout, capture_output=True, text=True, env=env)
             steps.append({"step": step, "wall_s": time.perf_counter() - start, "exit": done.returncode,
                           "tail": (done.stdout + done.stderr).strip().splitlines()[-1:]})
             if done.returncode != 0:
