@@ -96,6 +96,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if state is None:
         return
     _STATE.append(state)
+    if session.config.option.collectonly:
+        return  # nothing runs, nothing is written: the previous run's results and reports stay together
     if not hasattr(session.config, "workerinput"):  # before xdist starts its workers (its hook is trylast)
         target = results_path(session.config)
         durable.remove_parts(target)

@@ -136,3 +136,14 @@ def test_an_expected_failure_is_reported_by_its_record_not_a_traceback(pytester:
     text = str(calls[0].longrepr)
     assert "ai.onnx/AveragePool-22/ceil::reference[float32]: XFAIL" in text and "reproduce: pytest" in text
     assert "Traceback" not in text and "runner.py" not in text
+
+
+def test_collect_only_leaves_the_previous_results_alone(pytester: pytest.Pytester):
+    """A `--collect-only` writes no results: removing the last run's file would leave reports/ without the records
+    its HTML and JUnit were built from."""
+    pytester.makefile(".yaml", good=GOOD)
+    previous = pytester.path / "reports" / "results.jsonl"
+    previous.parent.mkdir()
+    previous.write_text('{"meta": {}}\n')
+    result = run(pytester, "--cases", "good.yaml", "--backend=onnxruntime", "--collect-only", "-q")
+    assert result.ret == 0 and previous.read_text() == '{"meta": {}}\n'
