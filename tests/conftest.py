@@ -29,6 +29,10 @@ def reports_state(folder: Path = REPORTS) -> dict[str, tuple[int, int]]:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    # `conformance run` from a checkout loads this file too (pyproject's testpaths names tests/ before the plugin
+    # swaps the arguments for the case folders): writing reports/ is that run's job, not a test's
+    if session.config.getoption("backend", default=None):
+        return
     if not hasattr(session.config, "workerinput"):
         session.config.stash[_snapshot] = reports_state()
 

@@ -89,13 +89,16 @@ def test_readme_commands_and_ci_entry():
         # the versions the repository's expectations were recorded against
         assert 'pip install -e ".[all,test]" -c constraints.txt' in cmd and cmd.startswith("python3 -m venv")
     assert "conformance run" in main_cmd and "pytest" in test_cmd
-    extracted = subprocess.run(
-        ["awk", "/<!-- test-command -->/{found=1; next} found && /^```/{if (inblock) exit; inblock=1; next} "
-         "found && inblock {print}", "README.md"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    assert extracted == test_cmd
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "<!-- test-command -->" in ci and "apt-get install" in ci and "chromium" in ci
+    # CI reads both commands with its own function: it must give exactly what the README says
+    function = ci[ci.index("readme_command() {"):ci.index("\n}\n", ci.index("readme_command() {")) + 2]
+    for marker, expected in (("main-command", main_cmd), ("test-command", test_cmd)):
+        extracted = subprocess.run(["bash", "-c", f"{function}\nreadme_command {marker}"], cwd=ROOT,
+                                   capture_output=True, text=True, check=True).stdout.strip()
+        assert extracted == expected
+    assert 'bash -c "$main"' in ci and 'bash -c "$cmd"' in ci  # both run, the main one first
+    assert ci.index('bash -c "$main"') < ci.index('bash -c "$cmd"')
+    assert "apt-get install" in ci and "chromium" in ci
 
 
 def test_tox_envs():
