@@ -73,7 +73,7 @@ def _module_names() -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1)
 def node_tests() -> tuple[NodeTest, ...]:
     """Every node test of the installed onnx whose single node is one of op_types(): cached per process, and on
-    disk per onnx version and case-module text (node_test_cache.py: importing the modules costs 20-35 s)."""
+    disk per onnx version and case-module text (node_test_cache.py: importing the modules costs ~7 s)."""
     import onnx
 
     package = importlib.import_module(_NODE_PACKAGE)
