@@ -8,7 +8,8 @@ import pytest
 pytest_plugins = ["pytester"]
 
 # pytester points HOME at a fresh folder per test: the user cache (conformance/user_cache.py: converted node tests,
-# IREE modules) would then be rebuilt by every pytester run (node tests: 7 s each on an idle 2-core machine, 35 s under load). Pin it to the real one.
+# IREE modules) would then be rebuilt by every pytester run (node tests: 7 s each on an idle 2-core machine, 35 s
+# under load). Pin it to the real one.
 if "CONFORMANCE_CACHE_DIR" not in os.environ:
     from conformance.user_cache import cache_dir
 

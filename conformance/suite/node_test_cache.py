@@ -2,8 +2,9 @@
 
 onnx's case modules compute their expected values when imported, with onnx.reference's pooling loops in Python:
 about 7 s per process on this family (idle 2-core machine; 35 s under load), paid by every pytest process that
-collects the corpus (each xdist worker, each ``conformance`` command). The converted tests depend only on the installed onnx (its version and the
-text of the case modules read) and on which ops the registry asks for, so they are stored once per such key.
+collects the corpus (each xdist worker, each ``conformance`` command). The converted tests depend only on the
+installed onnx (its version and the text of the case modules read) and on which ops the registry asks for, so they
+are stored once per such key.
 
 The file is an ``.npz`` read with ``allow_pickle=False`` (raw bytes plus a JSON manifest: nothing in it can run
 code), written atomically (a temporary file renamed over the target, so concurrent workers never read half a
