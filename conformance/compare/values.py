@@ -65,7 +65,8 @@ def _values(
     e = np.asarray(expected, dtype=np.float64)
     a = np.asarray(actual, dtype=np.float64)
     compared = np.ones(e.shape, bool) if mask is None else ~np.asarray(mask, bool)
-    allowed = policy.bound(e, magnitude)
+    one_ulp = ulp(e, policy.dtype)  # once: the bound and the ULP figures both need it
+    allowed = policy.bound(e, magnitude, one_ulp)
     finite = np.isfinite(e)
     with np.errstate(invalid="ignore", over="ignore"):
         err = np.abs(a - e)
@@ -75,7 +76,7 @@ def _values(
     err_f = np.where(both, err, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = np.where(both & (e != 0), err_f / np.abs(e), 0.0)
-        ulps = np.where(both, err_f / ulp(e, policy.dtype), 0.0)
+        ulps = np.where(both, err_f / one_ulp, 0.0)
         # a zero bound (exact outputs): 0 where equal, inf otherwise (0/0 would read as a mismatch)
         within = np.where(allowed > 0, err / np.where(allowed > 0, allowed, 1.0), np.where(err == 0, 0.0, np.inf))
         ratio = np.where(finite, within, np.where(bad, np.inf, 0.0))
