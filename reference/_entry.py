@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import SpecViolation, check_float_input
+from ._errors import SpecViolation, one_float_input
 from ._windows import Axis, Divisor, max_window_elements, pool_average
 
 Geometry = Callable[[int, tuple[int, ...], dict[str, Any]], tuple[list[Axis], Divisor]]
@@ -46,9 +46,7 @@ def windowed_op(op: str, geometry: Geometry):
     def evaluate(
         since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
     ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-        if len(inputs) != 1:
-            raise SpecViolation(f"{op}-{since} takes exactly one input, got {len(inputs)}")
-        check_float_input(inputs[0])
+        one_float_input(op, since, inputs)
         axes, divisor = geometry(since, inputs[0].shape, attributes)
         y, mask = pool_average(inputs[0], axes, divisor)
         return [y], [mask]

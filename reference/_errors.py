@@ -33,6 +33,20 @@ def check_float_input(x: np.ndarray, what: str = "input 0") -> None:
         raise SpecViolation(f"{what} has dtype {x.dtype}; the op is defined for floating-point tensors only")
 
 
+def one_float_input(op: str, since: int, inputs: Sequence[np.ndarray],
+                    allowed: Sequence[str] | None = None) -> np.ndarray:
+    """The op's single input, a floating-point array in the version's type constraint (``allowed``, when the
+    version narrows it): the checks every single-input pool's ``evaluate`` starts with."""
+    if len(inputs) != 1:
+        raise SpecViolation(f"{op}-{since} takes exactly one input, got {len(inputs)}")
+    x = inputs[0]
+    check_float_input(x)
+    name = "bfloat16" if x.dtype.name == "bfloat16" else str(x.dtype)
+    if allowed is not None and name not in allowed:
+        raise SpecViolation(f"{op}-{since}: input dtype {name} is not in the type constraint {list(allowed)}")
+    return x
+
+
 def check_rank(shape: Sequence[int], low: int, high: int | None, what: str = "input 0") -> None:
     rank = len(shape)
     if rank < low or (high is not None and rank > high):

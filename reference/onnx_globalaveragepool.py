@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
+from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._windows import to_dtype
 
@@ -35,10 +35,7 @@ output_shapes, window_elements = shape_functions(_check)
 def evaluate(
     since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
 ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    if len(inputs) != 1:
-        raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(inputs)}")
-    x = inputs[0]
-    check_float_input(x)
+    x = one_float_input(OP, since, inputs)
     _check(since, x.shape, attributes)
     spatial = tuple(range(2, x.ndim))
     count = math.prod(x.shape[2:])

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
+from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 
@@ -40,14 +40,7 @@ output_shapes, window_elements = shape_functions(_check)
 def evaluate(
     since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
 ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    if len(inputs) != 1:
-        raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(inputs)}")
-    x = inputs[0]
-    check_float_input(x)
-    name = "bfloat16" if x.dtype.name == "bfloat16" else str(x.dtype)
-    if name not in supported_dtypes(since):
-        raise SpecViolation(f"{OP}-{since}: input dtype {name} is not in the type constraint "
-                            f"{list(supported_dtypes(since))}")
+    x = one_float_input(OP, since, inputs, supported_dtypes(since))
     p = _check(since, x.shape, attributes)
     work = work_dtype(x.dtype)
     flat = np.abs(x.astype(work)).reshape(*x.shape[:2], -1)

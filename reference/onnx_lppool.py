@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import SpecViolation, check_float_input
+from ._errors import SpecViolation, one_float_input
 from ._onnx_windows import onnx_axes
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 from ._windows import Axis, max_window_elements
@@ -89,14 +89,7 @@ def window_elements(
 def evaluate(
     since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
 ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    if len(inputs) != 1:
-        raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(inputs)}")
-    x = inputs[0]
-    check_float_input(x)
-    name = "bfloat16" if x.dtype.name == "bfloat16" else str(x.dtype)
-    if name not in supported_dtypes(since):
-        raise SpecViolation(f"{OP}-{since}: input dtype {name} is not in the type constraint "
-                            f"{list(supported_dtypes(since))}")
+    x = one_float_input(OP, since, inputs, supported_dtypes(since))
     axes, p = _geometry(since, x.shape, attributes)
     y = pnorm(window_terms(x.astype(work_dtype(x.dtype)), axes), p)
     return [round_to(y, x.dtype)], [None]
