@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from conformance.records import FAILING, META, ResultRecord
+from conformance.records import META, ResultRecord
 
-from .baseline import BaselineDiff, Transition, compare
+from .baseline import BaselineDiff, Transition, compare, is_failing
 from .crossspec_html import render_cross_spec
 from .embed import FIELDS, finite
 from .html import render_html
@@ -61,14 +61,19 @@ class ReportSummary:
 
     @property
     def regression_code(self) -> int:
-        """1 on any regression against the baseline, else 0 (``conformance report --allow-failures``)."""
-        return 1 if self.regressions else 0
+        """1 on any regression against the baseline or an incomplete run, else 0 (``--allow-failures``)."""
+        return 1 if self.regressions or self.incomplete else 0
+
+    @property
+    def incomplete(self) -> bool:
+        """The run did not finish (killed, interrupted): its missing records must never read as green."""
+        return bool(self.meta.get("interrupted"))
 
     @property
     def exit_code(self) -> int:
-        """1 on any failing record (fail, error, crash, timeout, xpass) or regression, else 0: a report of a red
-        run is red, with or without a baseline (docs/ci-gate.md)."""
-        return 1 if self.regressions or self.failing else 0
+        """1 on any failing record (fail, error, crash, timeout, xpass, an unknown status), regression or an
+        incomplete run, else 0: a report of a red run is red, with or without a baseline (docs/ci-gate.md)."""
+        return 1 if self.regressions or self.failing or self.incomplete else 0
 
     def text(self) -> str:
         """A few lines for the terminal after the matrix."""
@@ -79,8 +84,8 @@ class ReportSummary:
         if self.diff is not None:
             c = self.diff.counts()
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))
-            lines += [f"  REGRESSION {t.id}::{t.backend}: {t.old} -> {t.new or 'missing'}  {t.reason}"
-                      for t in self.regressions]
+            lines += [f"  {'LOST COVERAGE' if t.lost_coverage else 'REGRESSION'} {t.id}::{t.backend}: {t.old} -> "
+                      f"{t.new or 'missing'}  {t.reason}" for t in self.regressions]
         lines.append(f"HTML: {self.html}\nJUnit: {self.junit}\nmerged: {self.results}")
         if self.cross_spec is not None:
             lines.append(f"cross-spec: {self.cross_spec}")
@@ -154,7 +159,7 @@ def build_reports(
     return ReportSummary(
         total=len(records),
         counts=dict(counts),
-        failing=sum(n for s, n in counts.items() if s in FAILING),
+        failing=sum(n for s, n in counts.items() if is_failing(s)),  # an unknown status fails too
         backends=sorted({r.backend for r in records}),
         duplicates=merged.duplicates,
         diff=diff,

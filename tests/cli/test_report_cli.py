@@ -34,3 +34,15 @@ def test_regressions_fail_even_with_allow_failures(tmp_path: Path, capsys):
     assert main([str(new), "--baseline", str(new), "-o", str(tmp_path / "b"), "--allow-failures"]) == 0
     assert main([str(new), "--baseline", str(new), "-o", str(tmp_path / "c")]) == 1
     assert main([str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "d")]) == 2
+
+
+def test_an_incomplete_run_and_an_unknown_status_fail_the_report(tmp_path: Path, capsys):
+    killed = tmp_path / "killed.jsonl"
+    write_records(killed, [rec("AveragePool", 22, "c", "float32", "onnxruntime", "pass")],
+                  meta={"interrupted": "the part file of a run that did not finish"})
+    assert main([str(killed), "-o", str(tmp_path / "a")]) == 1
+    assert "INCOMPLETE RUN" in capsys.readouterr().err
+    assert main([str(killed), "-o", str(tmp_path / "b"), "--allow-failures"]) == 1
+    weird = write(tmp_path / "weird.jsonl", "pass", "weird")
+    assert main([str(weird), "-o", str(tmp_path / "c")]) == 1
+    assert "1 failing" in capsys.readouterr().out
