@@ -164,10 +164,12 @@ def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, A
             out.write(record.to_json() + "\n")
 
 
-def read_records(path: Path, meta: list[dict[str, Any]] | None = None) -> Iterator[ResultRecord]:
+def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
+                 torn: list[str] | None = None) -> Iterator[ResultRecord]:
     """Read a JSON-lines file; a malformed line raises ValueError naming file and line.
 
-    ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise.
+    ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise. With a ``torn`` list
+    (part files), a last line cut short by a kill (no newline, not JSON) is skipped and named (``FILE:LINE``) in it.
     """
     try:
         with Path(path).open(encoding="utf-8") as src:
@@ -183,6 +185,10 @@ def read_records(path: Path, meta: list[dict[str, Any]] | None = None) -> Iterat
                     check_types(data)
                     yield ResultRecord.from_dict(data)
                 except (ValueError, TypeError) as exc:
+                    # only a final write can lack its newline: every earlier line was complete when flushed
+                    if torn is not None and isinstance(exc, json.JSONDecodeError) and not line.endswith("\n"):
+                        torn.append(f"{path}:{number}")
+                        continue
                     raise ValueError(f"{path}:{number}: not a result record: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text: {exc}") from None

@@ -50,6 +50,7 @@ class ReportSummary:
     records: list[ResultRecord] = field(default_factory=list, repr=False)
     cross_spec: Path | None = None  # the cross-spec page, when records come from configuration cases
     meta: dict[str, str] = field(default_factory=dict)  # interrupted / partial, from the result files
+    torn: list[str] = field(default_factory=list)  # FILE:LINE of part-file lines a kill cut short (skipped)
 
     @property
     def notes(self) -> list[str]:
@@ -79,6 +80,7 @@ class ReportSummary:
         """A few lines for the terminal after the matrix."""
         lines = [f"{self.total} records, {self.failing} failing, backends: {', '.join(self.backends) or '-'}"]
         lines += self.notes
+        lines += [f"warning: {where}: skipped a torn last line (a write the kill cut short)" for where in self.torn]
         if self.duplicates:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
         if self.diff is not None:
@@ -169,4 +171,5 @@ def build_reports(
         records=records,
         cross_spec=cross_path,
         meta=merged.meta,
+        torn=merged.torn,
     )

@@ -46,3 +46,23 @@ def test_an_incomplete_run_and_an_unknown_status_fail_the_report(tmp_path: Path,
     weird = write(tmp_path / "weird.jsonl", "pass", "weird")
     assert main([str(weird), "-o", str(tmp_path / "c")]) == 1
     assert "1 failing" in capsys.readouterr().out
+
+
+def test_a_torn_last_line_of_a_part_file_is_skipped_with_a_warning(tmp_path: Path, capsys):
+    """Issue 23 #4: one half-written line after a kill made `report parts/*` refuse every part (exit 2)."""
+    part = tmp_path / "results.jsonl.part-gw1"
+    write_records(part, [rec("AveragePool", 22, f"c{i}", "float32", "onnxruntime", "pass") for i in range(2)],
+                  meta={"event": "start", "process": "gw1"})
+    lines = part.read_text().splitlines(keepends=True)
+    part.write_text("".join(lines) + lines[-1][:40])  # the kill cut the third record's write short
+    assert main([str(part), "-o", str(tmp_path / "out")]) == 1  # incomplete: never green, but a report
+    out = capsys.readouterr().out
+    assert f"warning: {part}:4: skipped a torn last line" in out and "2 records" in out
+    # the same half line in a results file that is not a part file, or complete but wrong, stays an error
+    whole = tmp_path / "results.jsonl"
+    whole.write_text(part.read_text())
+    assert main([str(whole), "-o", str(tmp_path / "o2")]) == 2
+    part.write_text("".join(lines) + '{"id": 3}')
+    assert main([str(part), "-o", str(tmp_path / "o3")]) == 2
+    part.write_text("".join(lines) + lines[-1][:40] + "\n" + lines[-1])  # torn in the middle: not a kill
+    assert main([str(part), "-o", str(tmp_path / "o4")]) == 2
