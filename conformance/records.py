@@ -153,6 +153,9 @@ def check_types(data: Any) -> None:
         if name in data and (not isinstance(data[name], types) or isinstance(data[name], bool)):
             want = " or ".join("null" if t is _OPT else t.__name__ for t in types)
             raise TypeError(f"field {name!r} must be {want}, not {type(data[name]).__name__} ({data[name]!r:.60})")
+    from conformance.record_shape import check_shape  # what is inside the containers, and the nesting depth
+
+    check_shape(data)
 
 
 def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, Any] | None = None) -> None:
@@ -184,6 +187,8 @@ def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
                         continue
                     check_types(data)
                     yield ResultRecord.from_dict(data)
+                except RecursionError:  # json.loads of a line nested thousands deep
+                    raise ValueError(f"{path}:{number}: not a result record: nested too deeply") from None
                 except (ValueError, TypeError) as exc:
                     # only a final write can lack its newline: every earlier line was complete when flushed
                     if torn is not None and isinstance(exc, json.JSONDecodeError) and not line.endswith("\n"):
