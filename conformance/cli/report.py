@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
 
     try:
         summary = build_reports(args.results, args.output, baseline=args.baseline, title=args.title)
-    except ValueError as exc:  # a malformed result line names its file and line
+    except (ValueError, OSError) as exc:  # a malformed result line names its file and line; -o a file, a symlink
         print(f"conformance report: {exc}", file=sys.stderr)
         return 2
     print(format_terminal_matrix(summary.records))

@@ -49,6 +49,8 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
 
 
 def parser() -> argparse.ArgumentParser:
+    from conformance.plugin.checks import seconds  # the same rule as pytest's --case-timeout
+
     parser = argparse.ArgumentParser(prog="conformance run", description=__doc__)
     parser.add_argument("--backend", action="append", help="backend(s) to run (default: all installed)")
     parser.add_argument("--cases", action="append", default=[],
@@ -63,7 +65,8 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--shard", help="run shard i/n of the items")
     parser.add_argument("--isolation", choices=["auto", "process", "none"], default="auto",
                         help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
-    parser.add_argument("--case-timeout", type=float, default=60, help="seconds per case before 'timeout'")
+    parser.add_argument("--case-timeout", type=seconds, default=60,
+                        help="seconds per case before 'timeout' (0: no limit)")
     parser.add_argument("-k", help="pytest -k expression over item ids")
     parser.add_argument("--baseline", action="append", help="result file(s) of a previous run: gate on regressions")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
@@ -75,7 +78,14 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
+    try:  # before pytest starts: a wrong -o must not cost a whole run
+        from conformance.report import CROSS_SPEC, check_outputs
+
+        check_outputs(out, [out / n for n in ("index.html", "junit.xml", "results.jsonl", CROSS_SPEC)])
+        out.mkdir(parents=True, exist_ok=True)
+    except (ValueError, OSError) as exc:
+        print(f"conformance run: {exc}", file=sys.stderr)
+        return 4  # pytest's code for a usage error
     results = out / "results.jsonl"
     if results.exists():
         results.unlink()  # a stale file must never pass for this run's results

@@ -105,6 +105,19 @@ def run_notes(meta: dict[str, str]) -> list[str]:
     return notes + ([f"partial run: {meta['partial']}"] if meta.get("partial") else [])
 
 
+def check_outputs(out_dir: Path, files: list[Path]) -> None:
+    """ValueError (a usage error, exit 2) unless every output can be written as a plain file: the folder is a
+    folder (or missing), and no output is a symbolic link (writing through one would overwrite whatever it names)
+    or anything but a regular file."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"{out_dir}: exists and is not a folder; -o names the report folder")
+    for path in files:
+        if path.is_symlink():
+            raise ValueError(f"{path}: a symbolic link; refusing to write through it (remove it first)")
+        if path.exists() and not path.is_file():
+            raise ValueError(f"{path}: exists and is not a regular file; refusing to replace it")
+
+
 def record_json(record: ResultRecord) -> str:
     """Same text as ResultRecord.to_json, without dataclasses.asdict's deep copy (the slowest step at 20k)."""
     return json.dumps(finite({name: getattr(record, name) for name in FIELDS}), separators=(",", ":"))
@@ -133,8 +146,9 @@ def build_reports(
     diff = compare(records, merge_files(baseline).records, partial=bool(merged.meta.get("partial"))) if baseline \
         else None
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     html, junit, results = out_dir / "index.html", out_dir / "junit.xml", out_dir / "results.jsonl"
+    check_outputs(out_dir, [html, junit, results, out_dir / CROSS_SPEC])
+    out_dir.mkdir(parents=True, exist_ok=True)
     _write_records(results, records, merged.meta)
     write_junit(junit, records, name=title or "conformance")
     when = generated or datetime.now(timezone.utc)

@@ -13,12 +13,32 @@ from typing import Any
 
 import yaml
 
+#: Environment settings that are not positive integers (``CONFORMANCE_MAX_YAML_NODES=abc``): the default applies
+#: and the entry points (the pytest plugin, ``conformance list``/``coverage``) refuse to start, naming them; an
+#: import-time ValueError would be an INTERNALERROR.
+ENV_ERRORS: list[str] = []
+
+
+def _env_limit(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        ENV_ERRORS.append(f"{name}={raw!r}: not a positive integer (default {default})")
+        return default
+    return value
+
+
 #: Nodes a case file may expand to once every alias is followed (a "billion laughs" document is refused before
 #: anything builds it). The whole repository corpus is far below this.
-MAX_YAML_NODES = int(os.environ.get("CONFORMANCE_MAX_YAML_NODES", 2_000_000))
+MAX_YAML_NODES = _env_limit("CONFORMANCE_MAX_YAML_NODES", 2_000_000)
 #: Elements one tensor of a case may have (4M float32 = 16 MB; the reference works in float64 next to it).
 #: ``--max-tensor-elements`` (or CONFORMANCE_MAX_TENSOR_ELEMENTS) changes it.
-MAX_TENSOR_ELEMENTS = int(os.environ.get("CONFORMANCE_MAX_TENSOR_ELEMENTS", 1 << 22))
+MAX_TENSOR_ELEMENTS = _env_limit("CONFORMANCE_MAX_TENSOR_ELEMENTS", 1 << 22)
 #: The tag a negative case carries when it deliberately uses an attribute its op does not define at all.
 UNKNOWN_ATTRIBUTE_TAG = "unknown-attribute"
 

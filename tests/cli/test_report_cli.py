@@ -66,3 +66,20 @@ def test_a_torn_last_line_of_a_part_file_is_skipped_with_a_warning(tmp_path: Pat
     assert main([str(part), "-o", str(tmp_path / "o3")]) == 2
     part.write_text("".join(lines) + lines[-1][:40] + "\n" + lines[-1])  # torn in the middle: not a kill
     assert main([str(part), "-o", str(tmp_path / "o4")]) == 2
+
+
+def test_output_paths_are_checked_and_symlinks_never_written_through(tmp_path: Path, capsys):
+    """Issue 23 #5: `report -o existing_file` was a traceback with exit 1 (the failing-records code), and a
+    symlinked index.html was written through."""
+    green = write(tmp_path / "green.jsonl", "pass")
+    (tmp_path / "afile").write_text("keep")
+    assert main([str(green), "-o", str(tmp_path / "afile")]) == 2
+    assert "exists and is not a folder" in capsys.readouterr().err
+    assert (tmp_path / "afile").read_text() == "keep"
+    out = tmp_path / "out"
+    out.mkdir()
+    (tmp_path / "victim").write_text("keep")
+    (out / "index.html").symlink_to(tmp_path / "victim")
+    assert main([str(green), "-o", str(out)]) == 2
+    assert "symbolic link; refusing to write through it" in capsys.readouterr().err
+    assert (tmp_path / "victim").read_text() == "keep"
