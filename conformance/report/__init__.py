@@ -77,22 +77,26 @@ class ReportSummary:
         return 1 if self.regressions or self.failing or self.incomplete else 0
 
     def text(self) -> str:
-        """A few lines for the terminal after the matrix."""
-        lines = [f"{self.total} records, {self.failing} failing, backends: {', '.join(self.backends) or '-'}"]
-        lines += self.notes
-        lines += [f"warning: {where}: skipped a torn last line (a write the kill cut short)" for where in self.torn]
+        """A few lines for the terminal after the matrix.
+
+        Every name and reason comes from result files: each is escaped on its own (a newline too), so a record
+        can neither rewrite the terminal nor add a line of its own (a fake "0 failing")."""
+        p = printable
+        lines = [f"{self.total} records, {self.failing} failing, backends: "
+                 f"{', '.join(p(b) for b in self.backends) or '-'}"]
+        lines += [p(note) for note in self.notes]
+        lines += [f"warning: {p(where)}: skipped a torn last line (a write the kill cut short)" for where in self.torn]
         if self.duplicates:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
         if self.diff is not None:
             c = self.diff.counts()
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))
-            lines += [f"  {'LOST COVERAGE' if t.lost_coverage else 'REGRESSION'} {t.id}::{t.backend}: {t.old} -> "
-                      f"{t.new or 'missing'}  {t.reason}" for t in self.regressions]
-        lines.append(f"HTML: {self.html}\nJUnit: {self.junit}\nmerged: {self.results}")
+            lines += [f"  {'LOST COVERAGE' if t.lost_coverage else 'REGRESSION'} {p(t.id)}::{p(t.backend)}: "
+                      f"{p(t.old or 'new')} -> {p(t.new or 'missing')}  {p(t.reason)}" for t in self.regressions]
+        lines += [f"HTML: {p(str(self.html))}", f"JUnit: {p(str(self.junit))}", f"merged: {p(str(self.results))}"]
         if self.cross_spec is not None:
-            lines.append(f"cross-spec: {self.cross_spec}")
-        # every name and reason here comes from result files: no control character reaches the terminal
-        return "\n".join(printable(line) for line in "\n".join(lines).split("\n")) + "\n"
+            lines.append(f"cross-spec: {p(str(self.cross_spec))}")
+        return "\n".join(lines) + "\n"
 
 
 #: The cross-spec page's file name, beside index.html.
