@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends import memory
 from conformance.backends._worker import BOOT, HEADER, RemoteError, create_backend, describe_exit, rebuild
 from conformance.backends.answers import BadAnswer
 from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unavailable, optional
@@ -48,7 +49,7 @@ _TAIL_BYTES, _TAIL_LINES = 4096, 15
 
 
 def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float = DEFAULT_TIMEOUT,
-         start_timeout: float | None = None) -> Backend:
+         start_timeout: float | None = None, memory_limit: int | None = None) -> Backend:
     """``none``: the in-process backend; ``process``: always isolated; ``auto``: isolated when the code is not
     ours (another distribution's entry point, ``onnx-backend:MODULE``, ``module:Class``) or its class says
     ``isolate = True`` (native runtimes known to abort), in-process otherwise.
@@ -61,10 +62,10 @@ def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float 
     if backend is not None:  # the caller built it already: its class decides
         if mode == "none" or (mode == "auto" and not optional(backend, "isolate")):
             return backend
-        return IsolatedBackend(spec, timeout, local=backend, start_timeout=start_timeout)
+        return IsolatedBackend(spec, timeout, local=backend, start_timeout=start_timeout, memory_limit=memory_limit)
     if mode == "none" or (mode == "auto" and _trusted_in_process(spec)):
         return create_backend(spec)  # type: ignore[no-any-return]
-    return IsolatedBackend(spec, timeout, start_timeout=start_timeout)
+    return IsolatedBackend(spec, timeout, start_timeout=start_timeout, memory_limit=memory_limit)
 
 
 def _trusted_in_process(spec: str) -> bool:
@@ -91,7 +92,8 @@ class _Late(Exception):
 class _Worker:
     """One worker process: request/response pipes, its process group, and a log file for its fds 1 and 2."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory_limit: int = 0) -> None:
+        self.memory_limit = memory_limit  # resident bytes (0: none), watched by the parent (memory.py)
         # fds 1/2 go to an unlinked append-mode file, not a pipe: a pipe nobody drains would block a chatty
         # library (a false timeout) and its output would corrupt `conformance run`'s own stdout
         self.log = tempfile.TemporaryFile(prefix="conformance-worker-")
@@ -121,6 +123,7 @@ class _Worker:
         self._write(memoryview(HEADER.pack(len(data)) + data), deadline)
         size = HEADER.unpack(self._read(HEADER.size, deadline))[0]
         body = self._read(size, deadline)
+        memory.check(self.proc.pid, self.memory_limit)  # a fast case that took it over: that case's crash
         try:
             return pickle.loads(body)
         except Exception as exc:  # framing is intact, so the worker is still usable: one error, not a crash
@@ -137,6 +140,7 @@ class _Worker:
                 return
             if self.proc.poll() is not None:
                 raise _Died
+            memory.check(self.proc.pid, self.memory_limit)
 
     def _write(self, view: memoryview, deadline: float) -> None:
         while view:
@@ -225,8 +229,9 @@ class IsolatedBackend(Backend):
     """
 
     def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, local: Backend | None = None,
-                 start_timeout: float | None = None) -> None:
+                 start_timeout: float | None = None, memory_limit: int | None = None) -> None:
         self.spec = spec
+        self.memory_limit = memory.default_limit() if memory_limit is None else memory_limit
         self.timeout = float(timeout)
         self.start_timeout = max(self.timeout, MIN_START_TIMEOUT) if start_timeout is None else start_timeout
         self._local = local
@@ -334,7 +339,7 @@ class IsolatedBackend(Backend):
             self._worker = None
         if self._start_error is not None:
             raise type(self._start_error)(str(self._start_error))
-        worker = _Worker()
+        worker = _Worker(self.memory_limit)
         try:
             info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
         except (Crashed, TimedOut, Unavailable) as exc:
@@ -364,6 +369,10 @@ class IsolatedBackend(Backend):
         except _Died:
             tail, how = worker.tail(), worker.exit_description()
             raise Crashed(f"worker died{' ' + what if what else ''}: {how}{tail}") from None
+        except memory.OverLimit as exc:  # killed like a timeout: the next case gets a fresh worker
+            tail = worker.tail()
+            worker.kill()
+            raise Crashed(f"{exc}{' ' + what if what else ''}{tail}") from None
         except BaseException:  # KeyboardInterrupt mid-request: the protocol state is unknown, drop the worker
             worker.kill()
             if not starting:

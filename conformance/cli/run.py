@@ -41,6 +41,7 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
     if args.shard:
         cmd += [f"--shard={args.shard}"]
     cmd += [f"--isolation={args.isolation}", f"--case-timeout={args.case_timeout}"]
+    cmd += [f"--worker-memory={args.worker_memory}"] if args.worker_memory is not None else []
     if args.k:
         cmd += ["-k", args.k]
     elif not args.shard:
@@ -49,7 +50,7 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
 
 
 def parser() -> argparse.ArgumentParser:
-    from conformance.plugin.checks import seconds  # the same rule as pytest's --case-timeout
+    from conformance.plugin.checks import memory_size, seconds  # the same rules as pytest's options
 
     parser = argparse.ArgumentParser(prog="conformance run", description=__doc__)
     parser.add_argument("--backend", action="append", help="backend(s) to run (default: all installed)")
@@ -67,6 +68,8 @@ def parser() -> argparse.ArgumentParser:
                         help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
     parser.add_argument("--case-timeout", type=seconds, default=60,
                         help="seconds per case before 'timeout' (0: no limit)")
+    parser.add_argument("--worker-memory", type=memory_size, default=None,
+                        help="resident memory per isolated backend's worker before 'crash' (default 4G; 0: none)")
     parser.add_argument("-k", help="pytest -k expression over item ids")
     parser.add_argument("--baseline", action="append", help="result file(s) of a previous run: gate on regressions")
     parser.add_argument("--no-progress", dest="progress", action="store_false",

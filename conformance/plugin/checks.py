@@ -30,6 +30,29 @@ def seconds(text: str) -> float:
     return value
 
 
+def memory_size(text: str) -> int:
+    """``--worker-memory``: a size (``4G``, ``512M``, bytes) or 0 for no limit (conformance/backends/memory.py)."""
+    from conformance.backends import memory
+
+    try:
+        return memory.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def worker_memory(config: pytest.Config) -> int:
+    """The worker memory limit: ``--worker-memory``, else the environment's, else the default."""
+    from conformance.backends import memory
+
+    chosen = config.getoption("worker_memory", None)
+    if chosen is not None:
+        return int(chosen)
+    try:
+        return memory.default_limit()
+    except ValueError as exc:
+        raise pytest.UsageError(f"{memory.ENV}: {exc}") from None
+
+
 def check_results_path(path: Path, create: bool) -> None:
     """The results file can be written: not a folder, not a symbolic link, its folder exists or can be made.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.plugin.checks import seconds
+from conformance.plugin.checks import memory_size, seconds
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,6 +42,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--case-timeout", type=seconds, default=60.0, metavar="SECONDS",
         help="an isolated backend that gives no result within SECONDS is killed: status timeout (0: no limit)",
+    )
+    group.addoption(
+        "--worker-memory", type=memory_size, default=None, metavar="SIZE",
+        help="an isolated backend's worker holding more resident memory is killed: status crash (e.g. 4G, 512M; "
+        "0: no limit; default 4G or env CONFORMANCE_WORKER_MEMORY)",
     )
     group.addoption(
         "--max-tensor-elements", type=int, default=None, metavar="N",

@@ -37,8 +37,10 @@ class State:
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
         from conformance.backends import isolation, registry
+        from conformance.plugin.checks import worker_memory
 
         specs = registry.parse_selection(backend_values)
+        limit = worker_memory(config)
         backends = []
         for spec in specs:
             try:
@@ -47,7 +49,7 @@ class State:
                 # loading a runtime on a busy machine is not a case's cost (and a failed start is not retried)
                 start = max(timeout, isolation.START_TIMEOUT_FLOOR) if timeout > 0 else 0
                 backends.append(isolation.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
-                                               start_timeout=start))
+                                               start_timeout=start, memory_limit=limit))
             except Exception as exc:
                 raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         from conformance.plugin.checks import check_backend_names, check_results_path

@@ -118,3 +118,12 @@ def test_the_name_rule():
         assert NAME.fullmatch(good), good
     for bad in ("a::b", "a[b", 'a"b', "a b", "a\nb", "", "@avx2", "a@", "a@b@c", ":a", "a\x1b[2J"):
         assert not NAME.fullmatch(bad), bad
+
+
+def test_worker_memory_takes_a_size(pytester, monkeypatch):
+    result = run(pytester, "--backend=onnxruntime", "--worker-memory=lots", "--collect-only")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "--worker-memory" in result.stderr.str()
+    monkeypatch.setenv("CONFORMANCE_WORKER_MEMORY", "lots")
+    result = run(pytester, "--backend=onnxruntime", "--collect-only")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "CONFORMANCE_WORKER_MEMORY" in result.stderr.str()
+    assert run(pytester, "--backend=onnxruntime", "--worker-memory=2G", "--collect-only").ret == pytest.ExitCode.OK

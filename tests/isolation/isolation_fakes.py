@@ -222,3 +222,26 @@ class BadCapabilitiesBackend(CorrectBackend):
 
     def capabilities(self):
         return ["AveragePool"]
+
+
+class LeakingBackend(CorrectBackend):
+    """Keeps what every case allocates (a plugin's leak): its worker grows by 64 MiB per case."""
+
+    name = "fake-leak"
+    kept: list = []
+
+    def run(self, case, inputs):
+        self.kept.append(np.ones(64 << 20, dtype=np.uint8))  # touched: resident, not only reserved
+        return super().run(case, inputs)
+
+
+class HoggingBackend(CorrectBackend):
+    """Allocates without end inside one case (a runaway kernel): the limit must stop it mid-case."""
+
+    name = "fake-hog"
+
+    def run(self, case, inputs):
+        hoard = []
+        while True:
+            hoard.append(np.ones(16 << 20, dtype=np.uint8))
+            time.sleep(0.01)
