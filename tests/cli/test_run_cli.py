@@ -102,3 +102,10 @@ def test_output_folder_and_case_timeout_are_checked_before_pytest_starts(tmp_pat
     (tmp_path / "afile").write_text("keep")
     assert run.main(["-o", str(tmp_path / "afile")]) == 4
     assert "exists and is not a folder" in capsys.readouterr().err
+
+
+def test_an_unreadable_baseline_is_refused_before_pytest_starts(tmp_path: Path, capsys):
+    (tmp_path / "old.jsonl").write_text('{"id": 3}\n')
+    assert run.main(["--baseline", str(tmp_path / "old.jsonl"), "-o", str(tmp_path / "out")]) == 4
+    assert "old.jsonl:1: not a result record" in capsys.readouterr().err
+    assert run.main(["--baseline", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "out")]) == 4

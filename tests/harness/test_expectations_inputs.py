@@ -130,3 +130,11 @@ def test_the_first_matching_entry_in_file_order_wins_across_ids_and_globs():
     assert versioned.find("x::openvino[float32]", "1").reason == "late"
     stale = versioned.stale([item, "y::tract[float32]"])
     assert [e.reason for e in stale] == ["late"]
+
+
+@pytest.mark.parametrize("depth", [500, 1200])
+def test_a_deeply_nested_expectations_file_names_its_line(tmp_path, depth):
+    """Issue 23: a value nested hundreds deep was a RecursionError (an INTERNALERROR in pytest)."""
+    path = entries_file(tmp_path, "- id: " + GOOD_ID + "\n  reason: " + "[" * depth + "]" * depth + "\n")
+    with pytest.raises(ExpectationsError, match=r"exp.yaml:\d+: .*nest"):
+        load_file(path)
