@@ -132,7 +132,10 @@ def _baseline_html(diff: BaselineDiff) -> str:
     return (
         verdict
         + f'<p class="muted">{figures}.</p>'
-        + _transitions("Regressions", diff.regressions, True)
+        # coverage lost (pass -> unsupported/error/missing, a column that ran nothing) is a regression of its own kind
+        + _transitions("Regressions", [t for t in diff.regressions if not t.lost_coverage], True)
+        + _transitions("Lost coverage (passed in the baseline, no longer run)",
+                       [t for t in diff.regressions if t.lost_coverage], True)
         + _transitions("Fixes", diff.fixes)
         + _transitions("Other status changes", diff.changes)
         + _transitions("New records that fail", diff.new_failing, True)

@@ -151,6 +151,8 @@ def test_lost_coverage_is_printed_as_such_with_the_backends_reason(tmp_path: Pat
     summary = build_reports([tmp_path / "new.jsonl"], tmp_path / "out", baseline=[tmp_path / "old.jsonl"])
     assert summary.exit_code == 1 and summary.regression_code == 1
     assert f"LOST COVERAGE {o.id}::openvino: pass -> unsupported  now unsupported" in summary.text()
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert "<b>Lost coverage (passed in the baseline, no longer run)</b> (1)" in html
 
 
 def test_a_column_that_ran_nothing_fails_though_the_baseline_only_knew_failures() -> None:
