@@ -16,6 +16,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from conformance.backends import answers
 from conformance.backends.base import Backend, Unsupported, optional
 from conformance.backends.export import harness_imports
 from conformance.compare import outputs as judged_outputs
@@ -49,7 +50,10 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
         raise ReproError(f"{instance.id}: no expected outputs to compare with: "
                          f"{oracle.rejection or oracle.unknown or 'the reference gave none'}")
     runtime = _create(backend)
-    support = runtime.supports(instance)
+    try:  # a plugin's supports() answering None or "no" is refused with what it returned, never a traceback
+        support = answers.support(runtime, runtime.supports(instance))
+    except answers.BadAnswer as exc:
+        raise ReproError(str(exc)) from None
     if not support:
         raise ReproError(f"{backend} does not run {instance.id} here: {support.reason}")
     if target.exists():  # a stale folder would mix old arrays with new ones
