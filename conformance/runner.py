@@ -53,6 +53,7 @@ def output_values(instance: CaseInstance, output: object, unspecified: np.ndarra
 def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
     start = time.perf_counter()
     record = new_record(instance, backend.name, _safe_version(backend))
+    record.isa = _safe_isa(backend)
     try:
         _run_backend(instance, backend, record)
     except Exception as exc:  # a harness-side failure must still cost one result, not the run
@@ -244,6 +245,14 @@ def _why_not(exc: BaseException) -> str:
     if isinstance(exc, NOT_REJECTIONS):
         return f"{type(exc).__name__} is a harness, adapter or loading failure"
     return "the backend does not declare this exception type as its runtime's rejection (docs/backends.md)"
+
+
+def _safe_isa(backend: Backend) -> str:
+    try:
+        level = optional(backend, "isa_level")()
+    except Exception:
+        return ""  # a level the runtime cannot report is no level: ISA conditions then match nothing
+    return level if isinstance(level, str) else ""
 
 
 def _safe_version(backend: Backend) -> str:

@@ -164,6 +164,7 @@ def _info(backend: Any) -> dict[str, Any]:
         "capabilities": safe(optional(backend, "capabilities"), {}),
         "tolerance_scale": float(optional(backend, "tolerance_scale")),
         "description": str(optional(backend, "description")),
+        "isa": str(safe(optional(backend, "isa_level"), "")),
         "pid": os.getpid(),
     }
 

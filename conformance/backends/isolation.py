@@ -90,7 +90,7 @@ class _Late(Exception):
 class _Worker:
     """One worker process: request/response pipes, its process group, and a log file for its fds 1 and 2."""
 
-    def __init__(self) -> None:
+    def __init__(self, env: dict[str, str] | None = None) -> None:
         # fds 1/2 go to an unlinked append-mode file, not a pipe: a pipe nobody drains would block a chatty
         # library (a false timeout) and its output would corrupt `conformance run`'s own stdout
         self.log = tempfile.TemporaryFile(prefix="conformance-worker-")
@@ -103,6 +103,7 @@ class _Worker:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", BOOT, json.dumps([str(p) for p in sys.path]), str(req_r), str(resp_w)],
                 pass_fds=(req_r, resp_w), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+                env={**os.environ, **env} if env else None,  # e.g. an ISA cap, read when the runtime loads
                 start_new_session=True,  # its own process group: a timeout kills the worker and its children
             )
         except BaseException:
@@ -224,8 +225,13 @@ class IsolatedBackend(Backend):
     """
 
     def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, local: Backend | None = None,
-                 start_timeout: float | None = None) -> None:
+                 start_timeout: float | None = None, env: dict[str, str] | None = None,
+                 column: str | None = None) -> None:
         self.spec = spec
+        #: set in the worker's environment before the backend is constructed (an ISA column's cap, docs/isa.md)
+        self.env = dict(env or {})
+        #: the column's name when it is not the backend's own (``onednn@avx2``)
+        self.column = column
         self.timeout = float(timeout)
         self.start_timeout = max(self.timeout, MIN_START_TIMEOUT) if start_timeout is None else start_timeout
         self._local = local
@@ -240,7 +246,7 @@ class IsolatedBackend(Backend):
     # -- attributes -------------------------------------------------------------------------------------------
     @property  # type: ignore[override]
     def name(self) -> str:
-        return str(self._static("name", self.spec))
+        return self.column or str(self._static("name", self.spec))
 
     @property  # type: ignore[override]
     def description(self) -> str:
@@ -271,6 +277,9 @@ class IsolatedBackend(Backend):
 
     def capabilities(self) -> dict[str, list[str]]:
         return dict(self._started()["capabilities"])
+
+    def isa_level(self) -> str:
+        return str(self._started().get("isa", ""))  # the worker's: under its cap, if the column has one
 
     def supports(self, case: CaseInstance) -> Support:
         try:
@@ -327,7 +336,7 @@ class IsolatedBackend(Backend):
             self._worker = None
         if self._start_error is not None:
             raise type(self._start_error)(str(self._start_error))
-        worker = _Worker()
+        worker = _Worker(self.env)
         try:
             info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
         except (Crashed, TimedOut, Unavailable) as exc:

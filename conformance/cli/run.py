@@ -41,6 +41,7 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
     if args.shard:
         cmd += [f"--shard={args.shard}"]
     cmd += [f"--isolation={args.isolation}", f"--case-timeout={args.case_timeout}"]
+    cmd += [f"--isa={args.isa}"] if args.isa else []
     if args.k:
         cmd += ["-k", args.k]
     elif not args.shard:
@@ -64,6 +65,8 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--isolation", choices=["auto", "process", "none"], default="auto",
                         help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
     parser.add_argument("--case-timeout", type=float, default=60, help="seconds per case before 'timeout'")
+    parser.add_argument("--isa", help="ISA levels to run backends with a faithful cap at, one column each "
+                        "(e.g. avx2,native; all; docs/isa.md). Default: the machine's own level")
     parser.add_argument("-k", help="pytest -k expression over item ids")
     parser.add_argument("--baseline", action="append", help="result file(s) of a previous run: gate on regressions")
     parser.add_argument("--no-progress", dest="progress", action="store_false",

@@ -175,8 +175,8 @@ class CaseItem(pytest.Item):
         if state.expectations is not None:
             state.expectations.apply(record)
         self.record = record
-        for key in ("status", "backend_version", "max_abs_err", "max_rel_err", "max_ulp", "mismatches", "elements",
-                    "tolerance", "duration_s"):
+        for key in ("status", "backend_version", "isa", "max_abs_err", "max_rel_err", "max_ulp", "mismatches",
+                    "elements", "tolerance", "duration_s"):
             value = getattr(record, key)
             if value is not None and value != "":
                 self.user_properties.append((key, value))

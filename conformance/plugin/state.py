@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from conformance.backends.base import Backend
-from conformance.records import ResultRecord
+from conformance.records import ResultRecord, base_backend
 
 state_key = pytest.StashKey["State"]()
 
@@ -37,8 +37,10 @@ class State:
     @classmethod
     def create(cls, config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
         from conformance.backends import isolation, registry
+        from conformance.plugin import isa_axis
 
         specs = registry.parse_selection(backend_values)
+        levels = isa_axis.requested_levels(config)
         backends = []
         for spec in specs:
             try:
@@ -46,8 +48,9 @@ class State:
                 # --case-timeout bounds every phase, the backend's construction in its worker too, with a floor:
                 # loading a runtime on a busy machine is not a case's cost (and a failed start is not retried)
                 start = max(timeout, isolation.START_TIMEOUT_FLOOR) if timeout > 0 else 0
-                backends.append(isolation.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
-                                               start_timeout=start))
+                native = isolation.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
+                                        start_timeout=start)
+                backends.extend(isa_axis.columns(spec, levels, native, timeout, start))
             except Exception as exc:
                 raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         paths = [a.split("::")[0] for a in config.args]
@@ -55,7 +58,7 @@ class State:
         from conformance.plugin.gate import load_expectations
 
         state = cls(config, specs, dirs, explicit, backends)
-        state.expectations, _ = load_expectations(config, [b.name for b in backends])
+        state.expectations, _ = load_expectations(config, list(dict.fromkeys(base_backend(b.name) for b in backends)))
         return state
 
     def is_case_file(self, path: Path) -> bool:
