@@ -75,7 +75,8 @@ def backends_main(argv: list[str]) -> int:
             level = optional(backend, "isa_level")()
             cap = cap_env(entry.name)
             isa = (f"isa {level}" + (f" (--isa axis: {cap})" if cap else "") + "; ") if level else ""
-            caps = isa + "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in optional(backend, "capabilities")().items())
+            caps = isa + "; ".join(f"{k}: {', '.join(map(str, v))}"
+                                   for k, v in optional(backend, "capabilities")().items())
         except Exception as exc:
             print(f"{entry.name:<20} not usable      {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
             continue
