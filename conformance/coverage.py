@@ -174,6 +174,11 @@ def coverage_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-imports", action="store_true", help="leave out import: sources (onnx node tests)")
     parser.add_argument("--all", action="store_true", help="list every combination, not only the gaps")
     args = parser.parse_args(list(argv) if argv is not None else None)
+    from conformance.cli.listing import case_path_errors
+
+    if problems := case_path_errors(args.cases or []):
+        print("conformance coverage: " + "; ".join(problems), file=sys.stderr)
+        return 2
     dirs = args.cases or default_case_dirs()
     instances, errors = load_corpus(dirs, imports=not args.no_imports)
     report = compute(instances)

@@ -194,6 +194,9 @@ def check_types(data: Any) -> None:
         if name in data and (not isinstance(data[name], types) or isinstance(data[name], bool)):
             want = " or ".join("null" if t is _OPT else t.__name__ for t in types)
             raise TypeError(f"field {name!r} must be {want}, not {type(data[name]).__name__} ({data[name]!r:.60})")
+    from conformance.record_shape import check_shape  # what is inside the containers, and the nesting depth
+
+    check_shape(data)
 
 
 def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, Any] | None = None) -> None:
@@ -205,10 +208,12 @@ def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, A
             out.write(record.to_json() + "\n")
 
 
-def read_records(path: Path, meta: list[dict[str, Any]] | None = None) -> Iterator[ResultRecord]:
+def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
+                 torn: list[str] | None = None) -> Iterator[ResultRecord]:
     """Read a JSON-lines file; a malformed line raises ValueError naming file and line.
 
-    ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise.
+    ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise. With a ``torn`` list
+    (part files), a last line cut short by a kill (no newline, not JSON) is skipped and named (``FILE:LINE``) in it.
     """
     try:
         opener = gzip.open if str(path).endswith(".gz") else open  # results kept compressed (other machines' runs)
@@ -224,7 +229,13 @@ def read_records(path: Path, meta: list[dict[str, Any]] | None = None) -> Iterat
                         continue
                     check_types(data)
                     yield ResultRecord.from_dict(data)
+                except RecursionError:  # json.loads of a line nested thousands deep
+                    raise ValueError(f"{path}:{number}: not a result record: nested too deeply") from None
                 except (ValueError, TypeError) as exc:
+                    # only a final write can lack its newline: every earlier line was complete when flushed
+                    if torn is not None and isinstance(exc, json.JSONDecodeError) and not line.endswith("\n"):
+                        torn.append(f"{path}:{number}")
+                        continue
                     raise ValueError(f"{path}:{number}: not a result record: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text: {exc}") from None

@@ -11,6 +11,7 @@ import traceback
 import numpy as np
 
 import conformance_reference as reference
+from conformance.backends import answers
 from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection, optional
 from conformance.compare import outputs
 from conformance.oracle import Oracle, oracle_for
@@ -52,10 +53,13 @@ def output_values(instance: CaseInstance, output: object, unspecified: np.ndarra
 
 def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
     start = time.perf_counter()
-    record = new_record(instance, backend.name, _safe_version(backend))
+    record = new_record(instance, backend.name)
     record.isa = _safe_isa(backend)
     try:
+        record.backend_version = answers.safe_version(backend)
         _run_backend(instance, backend, record)
+    except answers.BadAnswer as exc:  # a plugin's slip (supports() returning None) is never a pass or a skip
+        record.status, record.reason = "error", str(exc)
     except Exception as exc:  # a harness-side failure must still cost one result, not the run
         record.status, record.reason = "error", f"harness error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
     except SystemExit as exc:  # an in-process backend calling sys.exit: its case crashed, the run goes on
@@ -65,7 +69,7 @@ def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
 
 
 def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord) -> None:
-    support = backend.supports(instance)
+    support = answers.support(backend, backend.supports(instance))
     if not support:
         record.status, record.reason = "unsupported", support.reason
         return
@@ -82,7 +86,7 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
     inputs = [x.copy() for x in oracle.inputs]
     started = time.perf_counter()
     try:
-        actual = backend.run(instance, inputs)
+        actual = answers.outputs(backend, backend.run(instance, inputs))
         record.lowered = str(optional(backend, "last_lowering") or "")
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
@@ -96,6 +100,8 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
     except Unavailable as exc:
         record.status, record.reason = "error", f"backend unavailable: {exc}"
         return
+    except answers.BadAnswer:
+        raise
     except Exception as exc:
         message = f"{type(exc).__name__}: {exc}".strip()
         if not is_rejection(backend, exc):  # an adapter bug, a library that did not load: never a pass
@@ -108,11 +114,11 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
     finally:
         record.runtime_s = round(time.perf_counter() - started, 6)
     if instance.expect_error:
-        shapes = [list(np.shape(a)) for a in actual] if isinstance(actual, list | tuple) else "?"
+        shapes = [list(np.shape(a)) for a in actual]
         record.status = "fail"
         record.reason = f"accepted invalid input (returned output shapes {shapes}); {instance.case.reason}".strip("; ")
         return
-    outputs = list(actual) if isinstance(actual, list | tuple) else [actual]
+    outputs = actual
     if outputs:
         record.actual_values = output_values(instance, outputs[0])
     _judge(record, oracle, expected, outputs, backend.name, optional(backend, "tolerance_scale"))
@@ -253,10 +259,3 @@ def _safe_isa(backend: Backend) -> str:
     except Exception:
         return ""  # a level the runtime cannot report is no level: ISA conditions then match nothing
     return level if isinstance(level, str) else ""
-
-
-def _safe_version(backend: Backend) -> str:
-    try:
-        return str(backend.version())
-    except Exception as exc:
-        return f"unknown ({type(exc).__name__})"

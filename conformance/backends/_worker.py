@@ -24,6 +24,7 @@ import time
 import traceback
 from typing import Any
 
+from conformance.backends import answers
 from conformance.backends.base import Crashed, Rejected, TimedOut, Unsupported, is_rejection, optional
 
 HEADER = struct.Struct(">Q")
@@ -63,7 +64,7 @@ def exception_reply(exc: BaseException, backend: Any = None) -> tuple[str, str, 
     Whether it is the runtime's rejection is decided here, where the real exception type exists (the parent only
     sees a rebuilt twin): kind ``rejected``."""
     kinds = ((Unsupported, "unsupported"), (NotImplementedError, "notimplemented"), (Crashed, "crashed"),
-             (TimedOut, "timedout"))
+             (TimedOut, "timedout"), (answers.BadAnswer, "badanswer"))
     kind = next((k for cls, k in kinds if isinstance(exc, cls)), "other")
     if kind == "other" and backend is not None and is_rejection(backend, exc):
         kind = "rejected"
@@ -88,7 +89,8 @@ def _remote_class(module: str, qualname: str, rejected: bool = False) -> type[Re
 def rebuild(kind: str, module: str, qualname: str, message: str, text: str) -> Exception:
     """The parent-side twin of an exception raised in the worker (same kind, type name and message)."""
     simple: dict[str, type[Exception]] = {"unsupported": Unsupported, "notimplemented": NotImplementedError,
-                                          "crashed": Crashed, "timedout": TimedOut}
+                                          "crashed": Crashed, "timedout": TimedOut,
+                                          "badanswer": answers.BadAnswer}
     exc: Exception | None = simple[kind](message) if kind in simple else None
     if kind == "rejected":  # a Rejected that keeps the runtime's type name: "RuntimeError: ..." in records
         exc = _remote_class(module, qualname, True)(message)
@@ -152,19 +154,31 @@ def _watch_parent(parent: int) -> None:
 
 
 def _info(backend: Any) -> dict[str, Any]:
-    def safe(call: Any, default: Any) -> Any:
-        try:
-            return call()
-        except Exception as exc:
-            return default if default is not None else f"unknown ({type(exc).__name__})"
-
+    # a wrong-typed answer is kept as its message: the parent raises it as BadAnswer where the runner asks, so
+    # each record says what the plugin returned (never a bool()- or str()-coerced value)
+    bad: dict[str, str] = {}
+    try:
+        version = answers.safe_version(backend)
+    except answers.BadAnswer as exc:
+        version, bad["version"] = "", str(exc)
+    try:
+        capabilities = answers.capabilities(backend, optional(backend, "capabilities")())
+    except answers.BadAnswer as exc:
+        capabilities, bad["capabilities"] = {}, str(exc)
+    except Exception:
+        capabilities = {}
+    try:
+        level = optional(backend, "isa_level")()
+    except Exception:
+        level = ""  # a level the runtime cannot report is no level: ISA conditions then match nothing
     return {
         "name": str(optional(backend, "name")),
-        "version": str(safe(backend.version, None)),
-        "capabilities": safe(optional(backend, "capabilities"), {}),
+        "version": version,
+        "bad_answers": bad,
+        "capabilities": capabilities,
         "tolerance_scale": float(optional(backend, "tolerance_scale")),
         "description": str(optional(backend, "description")),
-        "isa": str(safe(optional(backend, "isa_level"), "")),
+        "isa": level if isinstance(level, str) else "",
         "pid": os.getpid(),
     }
 
@@ -181,11 +195,12 @@ def serve(req_fd: int, resp_fd: int) -> None:
                 backend = create_backend(message[1])
                 reply: Any = ("ok", _info(backend))
             elif op == "supports":
-                answer = backend.supports(message[1])
-                reply = ("ok", (bool(answer), str(getattr(answer, "reason", ""))))
+                # validated here, where the plugin's object exists: bool() would make None "no" and "no" yes
+                answer = answers.support(backend, backend.supports(message[1]))
+                reply = ("ok", (answer.ok, answer.reason))
             elif op == "run":
                 try:
-                    outputs = backend.run(message[1], message[2])
+                    outputs = answers.outputs(backend, backend.run(message[1], message[2]))
                 except Exception as exc:
                     send(resp_fd, exception_reply(exc, backend))
                     continue

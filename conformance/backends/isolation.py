@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends._worker import BOOT, HEADER, RemoteError, create_backend, describe_exit, rebuild
+from conformance.backends.answers import BadAnswer
 from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unavailable, optional
 from conformance.suite.model import CaseInstance
 
@@ -273,10 +274,16 @@ class IsolatedBackend(Backend):
 
     # -- the protocol -----------------------------------------------------------------------------------------
     def version(self) -> str:
-        return str(self._started()["version"])  # queried once per worker: the runner asks for every case
+        return str(self._answer("version"))  # queried once per worker: the runner asks for every case
 
     def capabilities(self) -> dict[str, list[str]]:
-        return dict(self._started()["capabilities"])
+        return dict(self._answer("capabilities"))
+
+    def _answer(self, key: str) -> Any:
+        info = self._started()
+        if key in info.get("bad_answers", {}):  # the worker found the plugin's answer of the wrong type
+            raise BadAnswer(info["bad_answers"][key])
+        return info[key]
 
     def isa_level(self) -> str:
         return str(self._started().get("isa", ""))  # the worker's: under its cap, if the column has one
@@ -288,7 +295,7 @@ class IsolatedBackend(Backend):
             # the runner does not guard supports(): answer yes so that run() meets the fault and records it as
             # this case's crash or timeout instead of a harness error
             return Support.yes()
-        return Support(bool(ok), str(reason))
+        return Support(ok, reason)  # validated in the worker (answers.support): a real bool and a str
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
         self.last_lowering = self.last_xml = ""  # a crash or timeout must not leave the previous case's

@@ -68,10 +68,14 @@ def available() -> list[Available]:
 
 
 def _probe_isolated(name: str) -> None:
+    from conformance.backends.answers import BadAnswer
     from conformance.backends.isolation import IsolatedBackend
 
     with IsolatedBackend(name, PROBE_TIMEOUT, start_timeout=PROBE_TIMEOUT) as backend:
-        backend.version()  # starts the worker: constructs the backend there
+        try:
+            backend.version()  # starts the worker: constructs the backend there
+        except BadAnswer:  # it starts: kept in `all`, where each of its records says what it answered
+            pass
 
 
 def installed_names() -> list[str]:

@@ -8,6 +8,14 @@ import sys
 from pathlib import Path
 
 
+def case_path_errors(paths: list[Path]) -> list[str]:
+    """Why the ``--cases`` paths or the environment cannot be used (a missing path was silently ignored before)."""
+    from conformance.suite import guards
+
+    missing = [f"--cases {p}: no such file or folder" for p in paths if not Path(p).exists()]
+    return missing + guards.ENV_ERRORS
+
+
 def iter_instances(case_dirs: list[Path]):
     """(file, instance) for every case instance under the folders; broken files are reported on stderr."""
     from conformance.suite.expand import expand
@@ -41,6 +49,9 @@ def list_main(argv: list[str]) -> int:
     parser.add_argument("-k", help="glob over instance ids, e.g. '*ceil*'")
     args = parser.parse_args(argv)
     count = 0
+    if problems := case_path_errors(args.cases):
+        print("conformance list: " + "; ".join(problems), file=sys.stderr)
+        return 2
     from conformance.shipped import default_case_dirs
 
     for path, inst in iter_instances(([] if args.no_default_cases else default_case_dirs()) + args.cases):

@@ -1,7 +1,8 @@
 """``conformance report RESULTS.jsonl... [-o DIR] [--baseline OLD...]``: merge result files into one report.
 
-Exit codes: 0 green; 1 when any record fails (fail, error, crash, timeout, xpass) or regressed against the
-baseline (``--allow-failures``: regressions only); 2 on unreadable input."""
+Exit codes: 0 green; 1 when any record fails (fail, error, crash, timeout, xpass, an unknown status), regressed
+against the baseline (lost coverage included) or the run is incomplete (``--allow-failures``: regressions and
+incomplete runs only); 2 on unreadable input."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def main(argv: list[str]) -> int:
         transform = _rejudger(args) if args.rejudge else None
         summary = build_reports(args.results, args.output, baseline=args.baseline, title=args.title,
                                 transform=transform)
-    except ValueError as exc:  # a malformed result line, expectations entry or machine file names its file and line
+    except (ValueError, OSError) as exc:  # a malformed result line, entry or machine file names its file and
+        # line; -o a file, a symlink
         print(f"conformance report: {exc}", file=sys.stderr)
         return 2
     print(format_terminal_matrix(summary.records))
@@ -50,7 +52,10 @@ def main(argv: list[str]) -> int:
         print(f"conformance report: no result records in {', '.join(map(str, args.results))}", file=sys.stderr)
         return max(summary.exit_code, 2)
     code = summary.regression_code if args.allow_failures else summary.exit_code
-    if code and not summary.regressions:
+    if code and summary.incomplete:
+        print("conformance report: exit 1: INCOMPLETE RUN: the results lack what the run did not finish",
+              file=sys.stderr)
+    elif code and not summary.regressions:
         print(f"conformance report: exit 1: {summary.failing} failing record(s) (--allow-failures: only "
               "regressions against a baseline fail)", file=sys.stderr)
     return code

@@ -28,6 +28,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--results", type=Path, help="results JSON-lines file holding the record to reproduce")
     args = parser.parse_args(argv)
 
+    from conformance.cli.listing import case_path_errors
+
+    if problems := case_path_errors(args.cases):
+        return _fail("; ".join(problems))
+    if args.output.exists() and not args.output.is_dir():  # checked before any case is loaded or run
+        return _fail(f"-o {args.output}: exists and is not a folder")
     from conformance.records import split_item_id
 
     instance_id, item_backend = split_item_id(args.id)

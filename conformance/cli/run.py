@@ -50,6 +50,8 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
 
 
 def parser() -> argparse.ArgumentParser:
+    from conformance.plugin.checks import seconds  # the same rule as pytest's --case-timeout
+
     parser = argparse.ArgumentParser(prog="conformance run", description=__doc__)
     parser.add_argument("--backend", action="append", help="backend(s) to run (default: all installed)")
     parser.add_argument("--cases", action="append", default=[],
@@ -64,7 +66,8 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--shard", help="run shard i/n of the items")
     parser.add_argument("--isolation", choices=["auto", "process", "none"], default="auto",
                         help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
-    parser.add_argument("--case-timeout", type=float, default=60, help="seconds per case before 'timeout'")
+    parser.add_argument("--case-timeout", type=seconds, default=60,
+                        help="seconds per case before 'timeout' (0: no limit)")
     parser.add_argument("--isa", help="ISA levels to run backends with a faithful cap at, one column each "
                         "(e.g. avx2,native; all; docs/isa.md). Default: the machine's own level")
     parser.add_argument("-k", help="pytest -k expression over item ids")
@@ -78,7 +81,14 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
+    try:  # before pytest starts: a wrong -o must not cost a whole run
+        from conformance.report import CROSS_SPEC, check_outputs
+
+        check_outputs(out, [out / n for n in ("index.html", "junit.xml", "results.jsonl", CROSS_SPEC)])
+        out.mkdir(parents=True, exist_ok=True)
+    except (ValueError, OSError) as exc:
+        print(f"conformance run: {exc}", file=sys.stderr)
+        return 4  # pytest's code for a usage error
     results = out / "results.jsonl"
     if results.exists():
         results.unlink()  # a stale file must never pass for this run's results

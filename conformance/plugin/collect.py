@@ -25,9 +25,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return  # not a conformance run: stay out of the way of ordinary test suites
     dirs = ([] if config.getoption("no_default_cases") else default_case_dirs(config)) + extra
     config.args[:] = [resolve_case_arg(arg, config.invocation_params.dir, dirs) for arg in config.args]
-    if config.getoption("max_tensor_elements", default=None):
-        from conformance.suite import guards
+    from conformance.suite import guards
 
+    if guards.ENV_ERRORS:
+        raise pytest.UsageError("; ".join(guards.ENV_ERRORS))
+    if config.getoption("max_tensor_elements", default=None):
         guards.MAX_TENSOR_ELEMENTS = config.getoption("max_tensor_elements")
     state = State.create(config, backends, dirs)
     config.stash[state_key] = state

@@ -208,11 +208,33 @@ def repro_command(item: CaseItem, record: ResultRecord) -> str:
     """The pytest command that runs this one item again, from the folder where this run started: the case file
     as the user would type it there (not the node id, which is relative to pytest's rootdir or to the case
     folder), then the case and item parts of the node id."""
-    backend = "" if item.backend is None else f" --backend={item.backend.name}"
+    spec = "" if item.backend is None else _spec_of(item)
+    backend = f" {shlex.quote('--backend=' + spec)}" if spec else ""
     case_file = item.getparent(CaseFile)
     rest = item.nodeid[len(case_file.nodeid):] if case_file is not None else "::" + item.nodeid.split("::", 1)[-1]
     path = _display_path(case_file) if case_file is not None else str(item.path)
-    return f"pytest {shlex.quote(path + rest)}{backend} -p no:randomly"
+    # a module:Class plugin is imported from the folder the run started in: `python -m pytest` puts that folder on
+    # sys.path as the run had it (a plain `pytest` script does not)
+    runner = "python -m pytest" if ":" in spec and not _registered(spec) else "pytest"
+    return f"{runner} {shlex.quote(path + rest)}{backend} -p no:randomly"
+
+
+def _spec_of(item: CaseItem) -> str:
+    """The --backend spec that selected the item's backend: a plugin's name (``wrongshape``) is no spec when the
+    run selected it as ``module:Class``."""
+    state = item.config.stash.get(state_key, None)
+    if state is not None:
+        for backend, spec in zip(state.backends, state.backend_specs):
+            if backend is item.backend:
+                return str(spec)
+    return str(item.backend.name)
+
+
+def _registered(spec: str) -> bool:
+    from conformance.backends import registry
+
+    name = spec.partition(":")[0]
+    return name == "onnx-backend" or name in registry.entry_points()
 
 
 def failure_text(record: ResultRecord) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.plugin.checks import seconds
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "operator conformance suite")
@@ -38,7 +40,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--shard", default=None, metavar="I/N", help="run only shard I of N (balanced by case cost)")
     group.addoption(
-        "--case-timeout", type=float, default=60.0, metavar="SECONDS",
+        "--case-timeout", type=seconds, default=60.0, metavar="SECONDS",
         help="an isolated backend that gives no result within SECONDS is killed: status timeout (0: no limit)",
     )
     group.addoption(

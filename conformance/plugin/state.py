@@ -53,6 +53,12 @@ class State:
                 backends.extend(isa_axis.columns(spec, levels, native, timeout, start))
             except Exception as exc:
                 raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
+        from conformance.plugin.checks import check_backend_names, check_results_path
+        from conformance.plugin.results import results_path
+
+        check_backend_names(specs, [b.name for b in backends])
+        if not hasattr(config, "workerinput"):  # the controller checks once, before any worker starts
+            check_results_path(results_path(config), create=not config.option.collectonly)
         paths = [a.split("::")[0] for a in config.args]
         explicit = {Path(p).resolve() for p in paths if p.endswith((".yaml", ".yml"))}
         from conformance.plugin.gate import load_expectations

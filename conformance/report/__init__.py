@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from conformance.records import FAILING, META, ResultRecord
+from conformance.records import META, ResultRecord
 
-from .baseline import BaselineDiff, Transition, compare
+from .baseline import BaselineDiff, Transition, compare, is_failing
 from .crossspec_html import render_cross_spec
 from .embed import FIELDS, finite
 from .html import render_html
@@ -52,6 +52,7 @@ class ReportSummary:
     cross_spec: Path | None = None  # the cross-spec page, when records come from configuration cases
     meta: dict[str, str] = field(default_factory=dict)  # interrupted / partial, from the result files
     machines: list[dict] = field(default_factory=list)  # the machines the result files name
+    torn: list[str] = field(default_factory=list)  # FILE:LINE of part-file lines a kill cut short (skipped)
 
     @property
     def notes(self) -> list[str]:
@@ -67,31 +68,41 @@ class ReportSummary:
 
     @property
     def regression_code(self) -> int:
-        """1 on any regression against the baseline, else 0 (``conformance report --allow-failures``)."""
-        return 1 if self.regressions else 0
+        """1 on any regression against the baseline or an incomplete run, else 0 (``--allow-failures``)."""
+        return 1 if self.regressions or self.incomplete else 0
+
+    @property
+    def incomplete(self) -> bool:
+        """The run did not finish (killed, interrupted): its missing records must never read as green."""
+        return bool(self.meta.get("interrupted"))
 
     @property
     def exit_code(self) -> int:
-        """1 on any failing record (fail, error, crash, timeout, xpass) or regression, else 0: a report of a red
-        run is red, with or without a baseline (docs/ci-gate.md)."""
-        return 1 if self.regressions or self.failing else 0
+        """1 on any failing record (fail, error, crash, timeout, xpass, an unknown status), regression or an
+        incomplete run, else 0: a report of a red run is red, with or without a baseline (docs/ci-gate.md)."""
+        return 1 if self.regressions or self.failing or self.incomplete else 0
 
     def text(self) -> str:
-        """A few lines for the terminal after the matrix."""
-        lines = [f"{self.total} records, {self.failing} failing, backends: {', '.join(self.backends) or '-'}"]
-        lines += self.notes
+        """A few lines for the terminal after the matrix.
+
+        Every name and reason comes from result files: each is escaped on its own (a newline too), so a record
+        can neither rewrite the terminal nor add a line of its own (a fake "0 failing")."""
+        p = printable
+        lines = [f"{self.total} records, {self.failing} failing, backends: "
+                 f"{', '.join(p(b) for b in self.backends) or '-'}"]
+        lines += [p(note) for note in self.notes]
+        lines += [f"warning: {p(where)}: skipped a torn last line (a write the kill cut short)" for where in self.torn]
         if self.duplicates:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
         if self.diff is not None:
             c = self.diff.counts()
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))
-            lines += [f"  REGRESSION {t.id}::{t.backend}: {t.old} -> {t.new or 'missing'}  {t.reason}"
-                      for t in self.regressions]
-        lines.append(f"HTML: {self.html}\nJUnit: {self.junit}\nmerged: {self.results}")
+            lines += [f"  {'LOST COVERAGE' if t.lost_coverage else 'REGRESSION'} {p(t.id)}::{p(t.backend)}: "
+                      f"{p(t.old or 'new')} -> {p(t.new or 'missing')}  {p(t.reason)}" for t in self.regressions]
+        lines += [f"HTML: {p(str(self.html))}", f"JUnit: {p(str(self.junit))}", f"merged: {p(str(self.results))}"]
         if self.cross_spec is not None:
-            lines.append(f"cross-spec: {self.cross_spec}")
-        # every name and reason here comes from result files: no control character reaches the terminal
-        return "\n".join(printable(line) for line in "\n".join(lines).split("\n")) + "\n"
+            lines.append(f"cross-spec: {p(str(self.cross_spec))}")
+        return "\n".join(lines) + "\n"
 
 
 #: The cross-spec page's file name, beside index.html.
@@ -102,6 +113,19 @@ def run_notes(meta: dict[str, str]) -> list[str]:
     """What a reader must know before trusting the figures: the run did not finish, or ran a subset."""
     notes = [f"INCOMPLETE RUN: {meta['interrupted']}"] if meta.get("interrupted") else []
     return notes + ([f"partial run: {meta['partial']}"] if meta.get("partial") else [])
+
+
+def check_outputs(out_dir: Path, files: list[Path]) -> None:
+    """ValueError (a usage error, exit 2) unless every output can be written as a plain file: the folder is a
+    folder (or missing), and no output is a symbolic link (writing through one would overwrite whatever it names)
+    or anything but a regular file."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"{out_dir}: exists and is not a folder; -o names the report folder")
+    for path in files:
+        if path.is_symlink():
+            raise ValueError(f"{path}: a symbolic link; refusing to write through it (remove it first)")
+        if path.exists() and not path.is_file():
+            raise ValueError(f"{path}: exists and is not a regular file; refusing to replace it")
 
 
 def record_json(record: ResultRecord) -> str:
@@ -134,8 +158,9 @@ def build_reports(
     diff = compare(records, merge_files(baseline).records, partial=bool(merged.meta.get("partial"))) if baseline \
         else None
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     html, junit, results = out_dir / "index.html", out_dir / "junit.xml", out_dir / "results.jsonl"
+    check_outputs(out_dir, [html, junit, results, out_dir / CROSS_SPEC])
+    out_dir.mkdir(parents=True, exist_ok=True)
     machines_meta = {"machines": merged.machines} if merged.machines else {}
     _write_records(results, records, {**merged.meta, **machines_meta})
     write_junit(junit, records, name=title or "conformance", machines=merged.machines)
@@ -164,7 +189,7 @@ def build_reports(
     return ReportSummary(
         total=len(records),
         counts=dict(counts),
-        failing=sum(n for s, n in counts.items() if s in FAILING),
+        failing=sum(n for s, n in counts.items() if is_failing(s)),  # an unknown status fails too
         backends=sorted({r.backend for r in records}),
         duplicates=merged.duplicates,
         diff=diff,
@@ -175,4 +200,5 @@ def build_reports(
         cross_spec=cross_path,
         meta=merged.meta,
         machines=merged.machines,
+        torn=merged.torn,
     )

@@ -7,6 +7,11 @@ red record does not block unrelated work, while it is still shown.
 A key of the baseline missing from the new run is a regression too (a crashed, killed or truncated run must not
 pass the gate by losing records), unless the new run says it was partial (``-k``, an incomplete set of shards):
 then it is listed as ``not run``. A key whose baseline status was already failing is ``removed``.
+
+Coverage is part of the verdict (issue 23): a baseline ``pass`` that becomes ``unsupported`` (or ``error``, or
+missing) is a regression shown as *lost coverage*, with the reason the backend gave, and a backend column that ran
+nothing while the baseline ran it is a regression of its own: a plugin that stops running cases (a ``supports()``
+slip, a library that no longer loads) must not pass the gate by skipping everything.
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ from .merge import Key, record_key
 
 #: Statuses a run may have without being red.
 ACCEPTABLE = frozenset({"pass", "xfail", "unsupported", "erratum"})
+#: Statuses that mean a backend ran the case (whatever the verdict): ``unsupported`` and ``error`` (which includes
+#: "backend unavailable" and wrong-typed answers) do not.
+RAN = frozenset({"pass", "fail", "xfail", "xpass", "erratum", "crash", "timeout"})
+#: The id of a column-wide regression (a backend that ran nothing).
+COLUMN = "(every case)"
 
 
 def is_failing(status: str) -> bool:
@@ -38,6 +48,11 @@ class Transition:
     @property
     def key(self) -> Key:
         return (self.id, self.backend)
+
+    @property
+    def lost_coverage(self) -> bool:
+        """A case the backend passed and no longer runs (unsupported, error, missing), or a whole column."""
+        return self.id == COLUMN or (self.old == "pass" and self.new in (None, "unsupported", "error"))
 
 
 @dataclass
@@ -94,10 +109,28 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
             diff.unchanged += 1
         else:
             t = Transition(key[0], key[1], o.status, n.status, n.reason)
-            if is_failing(n.status) and not is_failing(o.status):
+            if is_failing(n.status) and not is_failing(o.status) or t.lost_coverage:
                 diff.regressions.append(t)
             elif is_failing(o.status) and not is_failing(n.status):
                 diff.fixes.append(t)
             else:
                 diff.changes.append(t)
+    if not partial:  # a deliberate subset may well leave a column with nothing it runs
+        flagged = {t.backend for t in diff.regressions}
+        diff.regressions += [t for t in lost_columns(new_by.values(), old_by.values()) if t.backend not in flagged]
     return diff
+
+
+def lost_columns(new: Iterable[ResultRecord], old: Iterable[ResultRecord]) -> list[Transition]:
+    """A backend of the new results that ran no case at all while the baseline ran some on it with an acceptable
+    result (a baseline column that only failed was red already)."""
+    ran_new: dict[str, int] = {}
+    ran_old: dict[str, int] = {}
+    for r in new:
+        ran_new[r.backend] = ran_new.get(r.backend, 0) + (r.status in RAN)
+    for r in old:
+        ran_old[r.backend] = ran_old.get(r.backend, 0) + (r.status in RAN and r.status in ACCEPTABLE)
+    return [Transition(COLUMN, backend, f"ran {ran_old[backend]}", "ran nothing",
+                       f"the baseline ran {ran_old[backend]} case(s) on {backend}; this run ran none (every "
+                       "record unsupported or error)")
+            for backend in sorted(ran_new) if not ran_new[backend] and ran_old.get(backend)]

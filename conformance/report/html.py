@@ -207,7 +207,7 @@ def render_html(
     counts: dict[str, int] = {}
     for r in records:
         counts[r.status] = counts.get(r.status, 0) + 1
-    failing = sum(n for s, n in counts.items() if s in FAILING)
+    failing = sum(n for s, n in counts.items() if s in FAILING or s not in STATUSES)  # unknown: failing
     big = [
         ("records", len(records), ""),
         ("pass", counts.get("pass", 0), "good"),

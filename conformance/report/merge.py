@@ -15,6 +15,9 @@ from pathlib import Path
 
 from conformance.records import ResultRecord, read_records
 
+#: The infix of a part file's name (conformance/plugin/durable.py; not imported: reports never load the plugin)
+PART = ".part-"
+
 #: Most severe first. Unknown statuses rank as most severe: a record we cannot classify must not pass silently.
 SEVERITY = ("crash", "timeout", "error", "fail", "xpass", "erratum", "xfail", "unsupported", "pass")
 
@@ -51,6 +54,8 @@ class MergeResult:
     meta: dict[str, str] = field(default_factory=dict)
     #: the machines the inputs say they ran on (``{"meta": {"machine": ...}}``), each once
     machines: list[dict] = field(default_factory=list)
+    #: part-file lines skipped as torn by a kill (``FILE:LINE``), for a warning
+    torn: list[str] = field(default_factory=list)
 
 
 def _rank(record: ResultRecord) -> tuple[int, str]:
@@ -86,13 +91,17 @@ def merge_records(sources: Iterable[tuple[str, Iterable[ResultRecord]]]) -> Merg
 def merge_files(paths: Iterable[Path]) -> MergeResult:
     """Read and merge JSON-lines result files (a malformed line raises ValueError naming file and line)."""
     metas: dict[str, list[dict]] = {}
+    torn: list[str] = []
 
     def read(path: Path) -> Iterable[ResultRecord]:
-        yield from read_records(Path(path), metas.setdefault(str(path), []))
+        # a killed run's part file may end in half a line (docs/ci-gate.md sends users to report on the parts)
+        part = PART in Path(path).name
+        yield from read_records(Path(path), metas.setdefault(str(path), []), torn if part else None)
 
     merged = merge_records((str(p), read(p)) for p in paths)
     merged.meta = run_meta(metas)
     merged.machines = machines(metas)
+    merged.torn = torn
     return merged
 
 

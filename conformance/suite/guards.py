@@ -13,12 +13,32 @@ from typing import Any
 
 import yaml
 
+#: Environment settings that are not positive integers (``CONFORMANCE_MAX_YAML_NODES=abc``): the default applies
+#: and the entry points (the pytest plugin, ``conformance list``/``coverage``) refuse to start, naming them; an
+#: import-time ValueError would be an INTERNALERROR.
+ENV_ERRORS: list[str] = []
+
+
+def _env_limit(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        ENV_ERRORS.append(f"{name}={raw!r}: not a positive integer (default {default})")
+        return default
+    return value
+
+
 #: Nodes a case file may expand to once every alias is followed (a "billion laughs" document is refused before
 #: anything builds it). The whole repository corpus is far below this.
-MAX_YAML_NODES = int(os.environ.get("CONFORMANCE_MAX_YAML_NODES", 2_000_000))
+MAX_YAML_NODES = _env_limit("CONFORMANCE_MAX_YAML_NODES", 2_000_000)
 #: Elements one tensor of a case may have (4M float32 = 16 MB; the reference works in float64 next to it).
 #: ``--max-tensor-elements`` (or CONFORMANCE_MAX_TENSOR_ELEMENTS) changes it.
-MAX_TENSOR_ELEMENTS = int(os.environ.get("CONFORMANCE_MAX_TENSOR_ELEMENTS", 1 << 22))
+MAX_TENSOR_ELEMENTS = _env_limit("CONFORMANCE_MAX_TENSOR_ELEMENTS", 1 << 22)
 #: The tag a negative case carries when it deliberately uses an attribute its op does not define at all.
 UNKNOWN_ATTRIBUTE_TAG = "unknown-attribute"
 
@@ -63,6 +83,9 @@ def check_size(where: str, shape: list[int]) -> None:
 
 def flat_count(where: str, data: Any) -> tuple[int, list[int]]:
     """(number of values, nested shape) of literal data; ValueError for ragged or non-numeric data."""
+    if isinstance(data, int) and not isinstance(data, bool) and abs(data) > 2**64 and not _fits_float(data):
+        # 10**400: no dtype holds it (float64 overflows to an OverflowError when the case runs)
+        raise ValueError(f"{where}: data holds an integer beyond every dtype's range ({str(data)[:20]}...)")
     if isinstance(data, bool) or isinstance(data, int | float):
         return 1, []
     if isinstance(data, str) and data.lower() in ("nan", "inf", "-inf", "+inf"):
@@ -96,6 +119,18 @@ def check_random(where: str, random: dict) -> None:
     for key in ("mean", "std", "low", "high"):
         if key in random and not _finite_number(random[key]):
             raise ValueError(f"{where}: random {key} must be a finite number, got {random[key]!r:.40}")
+    # NumPy raises for these only when the case runs, which charged a wrong case to every backend as an error
+    if random.get("std", 1) < 0:
+        raise ValueError(f"{where}: random std must be >= 0, got {random['std']!r:.40}")
+    low, high = random.get("low", -1.0), random.get("high", 1.0)  # tensors.py's defaults
+    if low > high:
+        raise ValueError(f"{where}: random low ({low!r:.20}) is above high ({high!r:.20})")
+
+
+def check_tensor_body(where: str, body: Any, from_port: bool) -> None:
+    """A tensor is a mapping; ``x: null`` is one only for a spec example's port, whose dims the XML gives."""
+    if body is None and not from_port:
+        raise ValueError(f"{where}: null: a tensor is a mapping (shape and one of data, text, random, arange)")
 
 
 def check_arange(where: str, arange: Any) -> None:
@@ -121,6 +156,14 @@ def check_tolerance(tolerance: dict) -> None:
 def _check_tolerance_value(where: str, value: Any) -> None:
     if not _finite_number(value) or value < 0:
         raise ValueError(f"{where} must be a non-negative finite number, got {value!r:.40}")
+
+
+def _fits_float(value: int) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 def _finite_number(value: Any) -> bool:

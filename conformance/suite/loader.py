@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from conformance.suite import guards
+from conformance.suite import depth, guards
 from conformance.suite.dtypes import DTYPE_NAMES, FLOAT_DTYPES
 from conformance.suite.irxml import IrXmlError, parse_layer
 from conformance.suite.model import DOMAINS, SOURCES, Case, SpecExample, TensorSpec
@@ -62,6 +62,7 @@ class _LineLoader(_SafeBase):
     def __init__(self, stream: str):
         super().__init__(stream)
         self.lines: dict[int, int] = {}
+        self.dropped: list[depth.Dropped] = []
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         mapping = super().construct_mapping(node, deep=True)
@@ -104,6 +105,8 @@ class _LineLoader(_SafeBase):
         node = self.get_single_node()
         if node is None:
             return None
+        # before any recursive walk: a case nested hundreds deep is taken out, an error of its own
+        self.dropped = depth.prune_deep_cases(node)
         guards.check_expansion(node)  # before anything is built: an alias bomb never reaches memory
         try:
             return self._build(node, {}, set())
@@ -170,14 +173,26 @@ def _remember(memo: dict, key: tuple, value: Any) -> None:
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping)
 
 
-def parse_yaml(text: str, file: str) -> tuple[Any, dict[int, int]]:
+def parse_yaml(text: str, file: str, dropped: list[depth.Dropped] | None = None) -> tuple[Any, dict[int, int]]:
+    """The document and the line of each mapping; with a ``dropped`` list (case files), cases nested too deeply
+    are left out and listed there instead of failing the whole file."""
     loader = _LineLoader(text)
     try:
-        return loader.fast_data(), loader.lines
+        data = loader.fast_data()
+        if dropped is not None:
+            dropped += loader.dropped
+        elif loader.dropped:
+            line, _, message = loader.dropped[0]
+            raise CaseFileError(file, line, None, message)
+        return data, loader.lines
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else 0
         problem = getattr(exc, "problem", None) or str(exc)
+        retry = depth.blank_case(text, line) if dropped is not None and depth.LIBYAML_DEPTH in problem else None
+        if retry is not None:  # libyaml refused one case's depth: the file's other cases still load
+            dropped.append(retry[1])
+            return parse_yaml(retry[0], file, dropped)
         raise CaseFileError(file, line, None, f"YAML syntax error: {problem}") from None
     except ValueError as exc:  # a guard
         raise CaseFileError(file, 1, None, str(exc)) from None
@@ -196,7 +211,8 @@ def load_file(path: Path | str, display: str | None = None) -> LoadedFile:
 
 
 def load_text(text: str, file: str) -> LoadedFile:
-    doc, lines = parse_yaml(text, file)
+    dropped: list[depth.Dropped] = []
+    doc, lines = parse_yaml(text, file, dropped)
     if isinstance(doc, dict) and "configurations" in doc:  # spec-neutral configurations (cases/cross-spec/)
         from conformance.suite.crossspec import load_configurations
 
@@ -238,6 +254,7 @@ def load_text(text: str, file: str) -> LoadedFile:
                 loaded.errors.append(exc)
             else:
                 loaded.errors.append(CaseFileError(file, line, case_id if isinstance(case_id, str) else None, str(exc)))
+    loaded.errors += [CaseFileError(file, line, case_id, message) for line, case_id, message in dropped]
     return loaded
 
 
@@ -331,6 +348,7 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> t
     if example is not None:  # the XML gives one port per input; unnamed ports get generated names
         names += [f"in{i}" for i in range(len(raw), len(example.input_dims))]
     for index, name in enumerate(names):
+        guards.check_tensor_body(f"{key}.{name}", raw.get(name, {}), example is not None)
         body = raw.get(name) or {}
         if not isinstance(body, dict) or set(body) - TENSOR_KEYS:
             raise ValueError(f"{key}.{name}: a tensor is a mapping with keys from {', '.join(sorted(TENSOR_KEYS))}")

@@ -62,7 +62,9 @@ def _load(path: Path, from_json: Callable[[dict, list[np.ndarray]], Any]) -> tup
     try:
         with np.load(path, allow_pickle=False) as archive:
             manifest = json.loads(str(archive["manifest"]))
-            if manifest.get("format") != FORMAT:
+            # a damaged or foreign manifest (a list, items that are not entries) is a miss like a truncated file
+            if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(
+                    manifest.get("items"), list):
                 return None
             items = []
             for entry in manifest["items"]:
@@ -70,7 +72,8 @@ def _load(path: Path, from_json: Callable[[dict, list[np.ndarray]], Any]) -> tup
                           for name, dtype, shape in entry["arrays"]]
                 items.append(from_json(entry["fields"], arrays))
             return tuple(items)
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError,
+            zipfile.BadZipFile, EOFError):
         return None  # missing, truncated, foreign: recompute
 
 

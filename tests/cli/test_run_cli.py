@@ -90,3 +90,15 @@ def test_backends_lists_a_backend_whose_runtime_is_missing(monkeypatch, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert f"{'onnx-reference':<20} not usable      OSError: libsomething.so.3 not found" in lines
     assert any(line.startswith("onnxruntime ") and "not " not in line[:40] for line in lines)
+
+
+def test_output_folder_and_case_timeout_are_checked_before_pytest_starts(tmp_path: Path, capsys):
+    """Issue 23 #5: --case-timeout=-1 or nan meant "no limit"; -o an existing file was a traceback."""
+    for value in ("-1", "nan", "inf"):
+        with pytest.raises(SystemExit) as exit_:
+            run.parser().parse_args([f"--case-timeout={value}"])
+        assert exit_.value.code == 2
+    assert run.parser().parse_args(["--case-timeout=0"]).case_timeout == 0  # documented: no limit
+    (tmp_path / "afile").write_text("keep")
+    assert run.main(["-o", str(tmp_path / "afile")]) == 4
+    assert "exists and is not a folder" in capsys.readouterr().err

@@ -117,3 +117,21 @@ def test_cli_rejects_unknown_op(tmp_path, capsys):
 
     assert main(["--op", "NoSuchPool", "--domain", "ai.onnx", "--version", "22", "--backend", "onnxruntime",
                  "-o", str(tmp_path)]) == 2
+
+
+@pytest.mark.parametrize("domain, op, version", [("ai.onnx", "AveragePool", 999), ("ai.onnx", "AveragePool", 0),
+                                                 ("openvino", "AvgPool", 17)])
+def test_cli_rejects_a_version_the_op_does_not_have(tmp_path, capsys, domain, op, version):
+    """Issue 23 #6: `fuzz --version 999` fuzzed a version no runtime knows and wrote a bogus rejects-valid finding."""
+    from conformance.fuzz.cli import main
+
+    assert main(["--op", op, "--domain", domain, "--version", str(version), "--backend", "onnx-reference",
+                 "--budget", "3", "-o", str(tmp_path / "out")]) == 2
+    assert f"--version {version}: {domain}::{op} has versions" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # no finding, no summary
+
+
+def test_cli_accepts_an_opset_after_the_ops_last_change(tmp_path):
+    from conformance.fuzz.cli import version_problem
+
+    assert version_problem("ai.onnx", "AveragePool", 23) == "" and version_problem("ai.onnx", "AveragePool", 12) == ""

@@ -81,3 +81,21 @@ def test_the_key_follows_onnx_version_ops_and_module_text(tmp_path):
     assert base != node_test_cache.cache_key("1.23.2", ["MaxPool", "LpPool"], [module])
     module.write_text("expected = 2\n")
     assert base != node_test_cache.cache_key("1.23.2", ["MaxPool"], [module])
+
+
+@pytest.mark.parametrize("manifest", ['[1, 2]', '{"format": 1, "items": {"a": 1}}', '{"format": 1, "items": [[1]]}',
+                                      '{"format": 1, "items": [{"fields": {}, "arrays": [["a0_0", "<f4", 3]]}]}'],
+                         ids=["list", "items-dict", "entry-list", "shape-int"])
+def test_a_damaged_manifest_is_a_miss_and_is_rewritten(cache, manifest):
+    """Issue 23 #6: a manifest that was a JSON list gave collection errors instead of a recompute."""
+    store_and_reload()
+    (path,) = cache.glob("node-tests-k.npz")
+    with np.load(path, allow_pickle=False) as archive:
+        payload = {name: archive[name] for name in archive.files}
+    payload["manifest"] = np.array(manifest)
+    with path.open("wb") as handle:
+        np.savez(handle, **payload)
+    calls = []
+    result = node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
+    assert calls == [1] and [t.name for t in result] == ["test_a", "test_b"]
+    assert store_and_reload()[0].name == "test_a"

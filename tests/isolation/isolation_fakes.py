@@ -128,7 +128,8 @@ class UnpicklableBackend(CorrectBackend):
     name = "fake-unpicklable"
 
     def run(self, case, inputs):
-        return [lambda: 0]
+        # an array (it passes the answer check, answers.outputs) that cannot be pickled back to the parent
+        return [np.array([lambda: 0], dtype=object)]
 
 
 class BrokenConstructorBackend(CorrectBackend):
@@ -177,3 +178,60 @@ class CappedBackend(CorrectBackend):
 
     def isa_level(self) -> str:
         return self.cap.lower() or "native"
+
+
+class NoneSupportBackend(CorrectBackend):
+    """The one-line slip of issue 23: ``supports()`` computes the answer and forgets to return it."""
+
+    name = "fake-none-support"
+
+    def supports(self, case):
+        super().supports(case)
+
+
+class StringSupportBackend(CorrectBackend):
+    """``"no"`` is truthy: a bool() coercion would run the case."""
+
+    name = "fake-string-support"
+
+    def supports(self, case):
+        return "no"
+
+
+class FalseSupportBackend(CorrectBackend):
+    name = "fake-false-support"
+
+    def supports(self, case):
+        return False
+
+
+class IntVersionBackend(CorrectBackend):
+    name = "fake-int-version"
+
+    def version(self):
+        return 3
+
+
+class BareArrayBackend(CorrectBackend):
+    """Returns the output array itself instead of a list of outputs."""
+
+    name = "fake-bare-array"
+
+    def run(self, case, inputs):
+        return super().run(case, inputs)[0]
+
+
+class ListOutputBackend(CorrectBackend):
+    """Returns nested Python lists instead of arrays."""
+
+    name = "fake-list-output"
+
+    def run(self, case, inputs):
+        return [out.tolist() for out in super().run(case, inputs)]
+
+
+class BadCapabilitiesBackend(CorrectBackend):
+    name = "fake-bad-capabilities"
+
+    def capabilities(self):
+        return ["AveragePool"]

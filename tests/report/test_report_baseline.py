@@ -131,3 +131,53 @@ def test_build_reports_exit_codes_follow_regressions_and_failures(tmp_path: Path
     passing = [o1]
     write_records(tmp_path / "pass.jsonl", passing)
     assert build_reports([tmp_path / "pass.jsonl"], tmp_path / "out5").exit_code == 0
+
+
+@pytest.mark.parametrize("new", ["unsupported", "error", None])
+def test_a_lost_pass_is_a_regression_listed_as_lost_coverage(new) -> None:
+    """Issue 23 #2: pass -> unsupported was a mere change, so a column that stopped running cases passed."""
+    o, n = pair("pass", new or "pass")
+    diff = compare([n] if new else [], [o])
+    assert [(t.old, t.new) for t in diff.regressions] == [("pass", new)] and diff.exit_code == 1
+    assert diff.regressions[0].lost_coverage
+    assert diff.regressions[0].reason == (f"now {new}" if new else "missing from the new results")
+
+
+def test_lost_coverage_is_printed_as_such_with_the_backends_reason(tmp_path: Path) -> None:
+    o, n = pair("pass", "unsupported")
+    keep = rec("MaxPool", 22, "other", "float32", "openvino", "pass")
+    write_records(tmp_path / "old.jsonl", [o, keep])
+    write_records(tmp_path / "new.jsonl", [n, keep])
+    summary = build_reports([tmp_path / "new.jsonl"], tmp_path / "out", baseline=[tmp_path / "old.jsonl"])
+    assert summary.exit_code == 1 and summary.regression_code == 1
+    assert f"LOST COVERAGE {o.id}::openvino: pass -> unsupported  now unsupported" in summary.text()
+
+
+def test_a_column_that_ran_nothing_fails_though_the_baseline_only_knew_failures() -> None:
+    """Every baseline record of the column was an xfail (no pass to lose): the whole column going unsupported is
+    still a regression of its own."""
+    old = [rec("MaxPool", 22, f"c{i}", "float32", "vendor", "xfail") for i in range(3)]
+    new = [dataclasses.replace(r, status="unsupported", reason="supports() said no") for r in old]
+    diff = compare(new, old)
+    assert [(t.id, t.backend, t.new) for t in diff.regressions] == [("(every case)", "vendor", "ran nothing")]
+    assert diff.regressions[0].lost_coverage and "ran 3 case(s)" in diff.regressions[0].reason
+    assert compare(new, old, partial=True).regressions == []  # a -k run may select only what it skips
+    assert compare(new, new).regressions == []  # never ran it: nothing lost
+
+
+def test_an_incomplete_run_fails_without_a_baseline(tmp_path: Path) -> None:
+    """Issue 23 #2: a killed run's records, all green, reported without --baseline, exited 0."""
+    write_records(tmp_path / "r.jsonl", [rec("MaxPool", 22, "a", "float32", "openvino", "pass")],
+                  meta={"interrupted": "killed by signal 9"})
+    summary = build_reports([tmp_path / "r.jsonl"], tmp_path / "out")
+    assert summary.failing == 0 and summary.incomplete
+    assert summary.exit_code == 1 and summary.regression_code == 1  # --allow-failures too
+
+
+def test_an_unknown_status_is_failing_in_the_report_summary(tmp_path: Path) -> None:
+    """Issue 23 #3: "status": "weird" gave "0 failing", exit 0 without a baseline."""
+    write_records(tmp_path / "r.jsonl", [rec("MaxPool", 22, "a", "float32", "openvino", "weird")])
+    summary = build_reports([tmp_path / "r.jsonl"], tmp_path / "out")
+    assert summary.failing == 1 and summary.exit_code == 1 and "1 failing" in summary.text()
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert '<div class="big bad"><b>1</b><span>failing</span>' in html

@@ -62,3 +62,16 @@ def test_unknown_statuses_are_listed_and_shown_by_default_in_html(tmp_path: Path
     assert 'data-s="sorta-pass"' in html
     data = json.loads(html.split('id="report-data">')[1].split("</script>")[0])
     assert "sorta-pass" in data["statuses"] and "sorta-pass" in data["failing"]
+
+
+def test_a_record_cannot_add_a_line_of_its_own_to_the_summary(tmp_path: Path, capsys) -> None:
+    """Issue 23 #6: a newline in a name or reason printed raw, so a results file could fake "0 failing"."""
+    old = rec("MaxPool", 22, "a", "float32", "openvino", "pass")
+    new = rec("MaxPool", 22, "a", "float32", "openvino", "fail", reason="x\n0 records, 0 failing, backends: -")
+    odd = rec("MaxPool", 22, "b\nHTML: fake", "float32", "open\nvino", "pass")
+    write_records(tmp_path / "old.jsonl", [old])
+    write_records(tmp_path / "new.jsonl", [new, odd])
+    main([str(tmp_path / "new.jsonl"), "--baseline", str(tmp_path / "old.jsonl"), "-o", str(tmp_path / "out")])
+    lines = capsys.readouterr().out.splitlines()
+    assert not [line for line in lines if line.startswith(("0 records", "HTML: fake", "vino"))]
+    assert any("x\\n0 records, 0 failing" in line for line in lines)

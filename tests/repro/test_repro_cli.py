@@ -132,3 +132,17 @@ def test_a_results_file_never_selects_code_to_import(tmp_path, capsys, cli, monk
     assert cli(ONNX_ID, "--results", str(tmp_path / "results.jsonl"), "-o", str(tmp_path / "out")) == 2
     assert "not an installed backend" in capsys.readouterr().err
     assert not (tmp_path / "pwned").exists()
+
+
+def test_an_existing_file_as_output_folder_is_refused(tmp_path, capsys, cli):
+    """Issue 23 #5: `repro -o existing_file` was a traceback, exit 1."""
+    (tmp_path / "afile").write_text("keep")
+    assert cli(ONNX_ID, "--backend", "onnxruntime", "-o", str(tmp_path / "afile")) == 2
+    assert "exists and is not a folder" in capsys.readouterr().err
+    assert (tmp_path / "afile").read_text() == "keep"
+
+
+def test_a_missing_cases_path_is_an_error(tmp_path, capsys, cli):
+    """Issue 23 #6: `repro --cases /nonexistent` ignored the path silently."""
+    assert cli(ONNX_ID, "--backend", "onnxruntime", "--cases", str(tmp_path / "nope"), "-o", str(tmp_path)) == 2
+    assert "no such file or folder" in capsys.readouterr().err

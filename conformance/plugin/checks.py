@@ -1,0 +1,66 @@
+"""Options checked before anything runs (issue 23): a wrong ``--results``, ``--case-timeout`` or backend name is a
+usage error up front, never a whole run followed by a traceback or an INTERNALERROR."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+#: A backend name: it becomes part of item ids (``case::NAME[params]``), result keys and terminal lines, so no
+#: ``::``, ``[``, quotes, spaces or control characters. A single ``:`` stays allowed (``onnx-backend:MODULE``, and
+#: a ``module:Class`` that could not start is named by its spec); ``@`` is reserved for an ISA level after the
+#: name (``onednn@avx2``).
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*(:[A-Za-z0-9_][A-Za-z0-9._+-]*)*(@[A-Za-z0-9][A-Za-z0-9._+-]*)?")
+#: The reference column's name (runner.REFERENCE): a backend of that name would merge into it.
+RESERVED = frozenset({"reference"})
+
+
+def seconds(text: str) -> float:
+    """``--case-timeout``: a finite number of seconds, positive, or 0 (no limit, docs/isolation.md)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a positive finite number of seconds (0: no limit)")
+    return value
+
+
+def check_results_path(path: Path, create: bool) -> None:
+    """The results file can be written: not a folder, not a symbolic link, its folder exists or can be made.
+
+    ``create``: make the folder now (a run writes its first record there anyway); a collect-only run leaves the
+    file system alone and only checks what exists."""
+    where = f"--results={path}"
+    if path.is_symlink():
+        raise pytest.UsageError(f"{where}: a symbolic link; refusing to write through it")
+    if path.exists() and not path.is_file():
+        raise pytest.UsageError(f"{where}: exists and is not a regular file (a folder? name a file inside it)")
+    existing = next((p for p in path.parents if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        raise pytest.UsageError(f"{where}: {existing} is not a folder")
+    if create:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise pytest.UsageError(f"{where}: cannot create its folder: {exc.strerror or exc}") from None
+
+
+def check_backend_names(specs: list[str], names: list[str]) -> None:
+    """Every backend name is safe in an item id and unique: two columns of one name would merge their records
+    (a plugin calling itself ``onnxruntime`` beside the real one would lose half of them)."""
+    seen: dict[str, str] = {}
+    for spec, name in zip(specs, names):
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise pytest.UsageError(f"--backend={spec}: its name {name!r} is not a valid backend name (letters, "
+                                    "digits and . _ + -, optionally @ISA-level; no '::', '[', quotes, spaces)")
+        if name in RESERVED:
+            raise pytest.UsageError(f"--backend={spec}: its name {name!r} is the reference column's")
+        if name in seen:
+            raise pytest.UsageError(f"--backend={spec}: its name {name!r} is already the name of "
+                                    f"--backend={seen[name]}; two columns of one name would merge their records")
+        seen[name] = spec
