@@ -2,7 +2,8 @@
 
 An entry matches a whole item id (``<instance id>::<backend>``) exactly (``id:``) or through an explicit pattern
 (``glob:``) anchored on the whole id, where only ``*`` is special — never substring matching, which silently
-swallows tests elsewhere. Entries may be limited to backend version ranges. A failing result that an entry
+swallows tests elsewhere. Entries may be limited to backend version ranges and to ISA levels (``isa:``, matched
+against the level the record ran at: docs/isa.md). A failing result that an entry
 expects becomes ``xfail``; a passing one becomes ``xpass``, which fails the run (the divergence was fixed: drop
 the entry). An entry that matches no item of a run is reported as stale.
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from conformance import machine
 from conformance.records import ResultRecord
 
 EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
@@ -34,6 +36,7 @@ class Entry:
     link: str = ""
     status: str | None = None  # the failing status expected; None: any failing status
     versions: str = ""  # e.g. ">=2026.0,<2027"
+    isa: str | list[str] = ""  # e.g. ">=avx512_core", or a list of levels: the ISA levels the entry applies at
     file: str = ""
     line: int = 0
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
@@ -50,13 +53,17 @@ class Entry:
     def matches_id(self, item_id: str) -> bool:
         return item_id == self.id if self.id is not None else bool(self._regex and self._regex.match(item_id))
 
-    def matches(self, item_id: str, backend_version: str = "") -> bool:
-        return self.matches_id(item_id) and version_in_range(backend_version, self.versions)
+    def matches(self, item_id: str, backend_version: str = "", isa: str = "") -> bool:
+        return self.matches_id(item_id) and self.applies(backend_version, isa)
+
+    def applies(self, backend_version: str, isa: str) -> bool:
+        """The entry's version range and ISA condition hold for a record of this version and level."""
+        return version_in_range(backend_version, self.versions) and machine.holds(self.isa, isa)
 
     def to_yaml(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id} if self.id is not None else {"glob": self.glob}
         data["reason"] = self.reason
-        for key in ("link", "status", "versions"):
+        for key in ("link", "status", "versions", "isa"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data
@@ -99,12 +106,13 @@ class Expectations:
             entries.extend(load_file(path))
         return cls(entries)
 
-    def find(self, item_id: str, backend_version: str) -> Entry | None:
-        """The first entry (in file order) matching the item: exact ids through a dict, then the globs."""
+    def find(self, item_id: str, backend_version: str, isa: str = "") -> Entry | None:
+        """The first entry (in file order) matching the item at this version and ISA level: exact ids through a
+        dict, then the globs."""
         by_id, globs = self._index()
         for _position, entry in sorted(by_id.get(item_id, []) + [(p, e) for p, e in globs if e.matches_id(item_id)],
                                       key=lambda pair: pair[0]):
-            if version_in_range(backend_version, entry.versions):
+            if entry.applies(backend_version, isa):
                 return entry
         return None
 
@@ -121,8 +129,10 @@ class Expectations:
         return self._by_id, self._globs
 
     def apply(self, record: ResultRecord) -> ResultRecord:
-        """Turn an expected failure into xfail and an unexpected pass into xpass (strict)."""
-        entry = self.find(record.item_id, record.backend_version)
+        """Turn an expected failure into xfail and an unexpected pass into xpass (strict). The status before is kept
+        in ``outcome``: the record can be judged again against other expectations (``rejudge``)."""
+        record.outcome = record.outcome or record.status
+        entry = self.find(record.expectation_id, record.backend_version, record.isa)
         if entry is None:
             return record
         self.used.add(entry.key)
@@ -139,7 +149,8 @@ class Expectations:
         return record
 
     def stale(self, item_ids: list[str]) -> list[Entry]:
-        """Entries whose id or pattern matches none of the given item ids (version ranges aside)."""
+        """Entries whose id or pattern matches none of the given item ids (version ranges and ISA conditions aside:
+        an entry for another machine's level is not stale). Pass ``ResultRecord.expectation_id``s."""
         present = set(item_ids)
         return [e for e in self.entries
                 if (e.id not in present if e.id is not None else not any(e.matches_id(i) for i in present))]
@@ -167,8 +178,8 @@ def load_file(path: Path) -> list[Entry]:
     for number, item in enumerate(raw, 1):
         line = lines.get(id(item), 0)
         where = f"{path}:{line}: entry {number}" if line else f"{path}: entry {number}"
-        if not isinstance(item, dict) or set(item) - {"id", "glob", "reason", "link", "status", "versions"}:
-            raise ExpectationsError(f"{where}: keys are id|glob, reason, link, status, versions")
+        if not isinstance(item, dict) or set(item) - {"id", "glob", "reason", "link", "status", "versions", "isa"}:
+            raise ExpectationsError(f"{where}: keys are id|glob, reason, link, status, versions, isa")
         if ("id" in item) == ("glob" in item):
             raise ExpectationsError(f"{where}: give exactly one of id (exact) or glob (whole-id pattern)")
         for key in ("id", "glob", "reason", "link", "status", "versions"):
@@ -179,9 +190,17 @@ def load_file(path: Path) -> list[Entry]:
             raise ExpectationsError(f"{where}: every entry needs a reason")
         if item.get("status") not in (None, *EXPECTED_STATUSES):
             raise ExpectationsError(f"{where}: status must be one of {', '.join(sorted(EXPECTED_STATUSES))}")
+        isa = item.get("isa", "")
+        try:
+            if not isinstance(isa, str | list):
+                raise machine.LevelError(f"isa must be a string or a list of levels, not {type(isa).__name__}")
+            if isa:
+                machine.check_condition(isa)
+        except machine.LevelError as exc:
+            raise ExpectationsError(f"{where}: {exc}") from None
         entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
-                      status=item.get("status"), versions=item.get("versions", ""), file=str(path), line=line,
-                      problem=never_matches(item.get("id"), item.get("glob")))
+                      status=item.get("status"), versions=item.get("versions", ""), isa=isa, file=str(path),
+                      line=line, problem=never_matches(item.get("id"), item.get("glob")))
         try:
             version_in_range("0", entry.versions)  # validate the range syntax now, not at first use
         except ExpectationsError as exc:

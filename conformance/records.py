@@ -6,8 +6,10 @@ report needs to explain a failure without re-running anything.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -28,6 +30,9 @@ class ResultRecord:
     dtype: str
     backend: str
     backend_version: str = ""
+    #: the ISA level the backend's kernels ran at (conformance/machine.py LEVELS; the runtime's own report where it
+    #: gives one, e.g. oneDNN's effective ISA under a cap), "" for a backend whose kernels do not depend on it
+    isa: str = ""
     status: str = "error"
     reason: str = ""
     expected_shape: list[int] | None = None
@@ -60,6 +65,9 @@ class ResultRecord:
     outputs: list[dict[str, Any]] = field(default_factory=list)
     lowered: str = ""  # how a cross-spec lowering ran the case, if it did
     expectation: str = ""  # reason of the expectations entry that applied, if any
+    #: the status before expectations were applied ("" in records of older runs): a results file can be judged
+    #: again against other expectations without the machine that produced it (conformance report --rejudge)
+    outcome: str = ""
     repro: str = ""  # a command that reproduces this result
     #: cases generated from a spec-neutral configuration (cases/cross-spec/) only: the configuration, and the
     #: first output's values (NCX order, flattened; None where the spec leaves the value unspecified) of the
@@ -72,6 +80,12 @@ class ResultRecord:
     def item_id(self) -> str:
         return item_id(self.id, self.backend)
 
+    @property
+    def expectation_id(self) -> str:
+        """The item id expectations entries match: an ISA column (``onednn@avx2``) answers to its backend's entries,
+        its level is matched by their ``isa:`` condition."""
+        return item_id(self.id, base_backend(self.backend))
+
     def to_json(self) -> str:
         # not dataclasses.asdict: it deep-copies every nested list and dict first (a third of the plugin's
         # per-item cost); finite() builds the new containers anyway
@@ -81,7 +95,7 @@ class ResultRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ResultRecord:
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{**identity_from_id(data), **{k: v for k, v in data.items() if k in known}})
 
 
 def item_id(instance_id: str, backend: str) -> str:
@@ -92,6 +106,32 @@ def item_id(instance_id: str, backend: str) -> str:
     """
     base, bracket, params = instance_id.partition("[")
     return f"{base}::{backend}{bracket}{params}"
+
+
+_INSTANCE_ID = re.compile(r"^(?P<domain>[^/]+)/(?P<op>[^/]+)-(?P<version>[0-9]+)/[^\[]+\[(?P<params>[^\]]*)\]$")
+
+
+def identity_from_id(data: dict[str, Any]) -> dict[str, Any]:
+    """domain, op, version and dtype from the instance id, for records trimmed to their id (results kept from
+    another machine for triage); empty when the record has them or its id does not parse."""
+    if all(k in data for k in ("op", "domain", "version", "dtype")) or not isinstance(data.get("id"), str):
+        return {}
+    match = _INSTANCE_ID.match(data["id"])
+    if not match:
+        return {}
+    dtype, _, layout = match.group("params").partition("-")
+    derived = {"domain": match.group("domain"), "op": match.group("op"), "version": int(match.group("version")),
+               "dtype": dtype}
+    return {**derived, **({"layout": layout} if layout and "layout" not in data else {})}
+
+
+#: Separates a backend from the ISA level of its column (``onednn@avx2``: oneDNN capped at AVX2, docs/isa.md).
+ISA_SEPARATOR = "@"
+
+
+def base_backend(column: str) -> str:
+    """The backend of a column: ``onednn`` for ``onednn@avx2``."""
+    return column.partition(ISA_SEPARATOR)[0]
 
 
 def split_item_id(text: str) -> tuple[str, str | None]:
@@ -134,7 +174,8 @@ META = "meta"
 _NUM, _OPT = (int, float, str), type(None)
 FIELD_TYPES: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("id", "op", "domain", "dtype", "backend", "backend_version", "status", "reason", "tolerance",
-                     "source", "case_file", "nodeid", "lowered", "expectation", "repro"), (str,)),
+                     "source", "case_file", "nodeid", "lowered", "expectation", "repro", "isa", "outcome"),
+                    (str,)),
     "version": (int,), "unspecified": (int,), "duration_s": _NUM, "runtime_s": _NUM,
     **dict.fromkeys(("mismatches", "elements"), (int, _OPT)),
     **dict.fromkeys(("max_abs_err", "max_rel_err", "max_ulp"), (*_NUM, _OPT)),
@@ -175,7 +216,8 @@ def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
     (part files), a last line cut short by a kill (no newline, not JSON) is skipped and named (``FILE:LINE``) in it.
     """
     try:
-        with Path(path).open(encoding="utf-8") as src:
+        opener = gzip.open if str(path).endswith(".gz") else open  # results kept compressed (other machines' runs)
+        with opener(Path(path), "rt", encoding="utf-8") as src:
             for number, line in enumerate(src, 1):
                 if not line.strip():
                     continue

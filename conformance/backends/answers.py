@@ -73,6 +73,14 @@ def capabilities(backend: object, answer: object) -> dict[str, list[str]]:
     return {k: list(v) for k, v in answer.items()}
 
 
+def cached(info: dict[str, Any], key: str) -> Any:
+    """An answer an isolated backend's worker cached at start (``version``, ``capabilities``): the ``BadAnswer``
+    the worker found there is raised here, where the runner asks, instead of a coerced value."""
+    if key in info.get("bad_answers", {}):
+        raise BadAnswer(info["bad_answers"][key])
+    return info[key]
+
+
 def safe_version(backend: Any) -> str:
     """``version()`` for a record: its text, ``unknown (Error)`` when it raises; ``BadAnswer`` on a non-str."""
     try:

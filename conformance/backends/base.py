@@ -125,6 +125,20 @@ class Backend:
     #: Exception types the runtime raises when it refuses a model (its validation errors): raised by ``run()``,
     #: they count as a rejection, as ``Rejected`` does. Anything else is an ``error`` (docs/backends.md).
     rejection_types: tuple[type[BaseException], ...] = ()
+    #: False for a backend whose kernels do not depend on the CPU's ISA (pure Python and NumPy): its records carry
+    #: no ISA level, and expectations entries with an ``isa:`` condition never match them.
+    isa_dependent: bool = True
+    #: The environment variable that caps the runtime's kernel dispatch at an ISA level when set before the runtime
+    #: loads, for a runtime where the cap was checked to behave as a real CPU of that level does (docs/isa.md):
+    #: ``--isa`` runs such a backend once per level. None: no faithful cap, the machine's own level only.
+    isa_cap_env: str | None = None
+
+    def isa_level(self) -> str:
+        """The ISA level the runtime's kernels run at (conformance/machine.py LEVELS): the machine's own by default;
+        a runtime that reports its effective level (oneDNN, under a cap too) overrides this."""
+        from conformance.machine import native_level
+
+        return native_level() if optional(self, "isa_dependent") else ""
 
     def version(self) -> str:
         return "unknown"
@@ -154,7 +168,7 @@ class Backend:
 
 #: The members a backend may lack (``name`` too: a broken plugin still needs a label in crash records).
 OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "last_lowering", "last_xml", "capabilities",
-            "export", "rejection_types")
+            "export", "rejection_types", "isa_dependent", "isa_cap_env", "isa_level")
 
 
 def optional(backend: object, member: str) -> Any:

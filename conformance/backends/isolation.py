@@ -31,9 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends import memory
+from conformance.backends import answers, memory
 from conformance.backends._worker import BOOT, HEADER, RemoteError, create_backend, describe_exit, rebuild
-from conformance.backends.answers import BadAnswer
 from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unavailable, optional
 from conformance.suite.model import CaseInstance
 
@@ -92,7 +91,7 @@ class _Late(Exception):
 class _Worker:
     """One worker process: request/response pipes, its process group, and a log file for its fds 1 and 2."""
 
-    def __init__(self, memory_limit: int = 0) -> None:
+    def __init__(self, env: dict[str, str] | None = None, memory_limit: int = 0) -> None:
         self.memory_limit = memory_limit  # resident bytes (0: none), watched by the parent (memory.py)
         # fds 1/2 go to an unlinked append-mode file, not a pipe: a pipe nobody drains would block a chatty
         # library (a false timeout) and its output would corrupt `conformance run`'s own stdout
@@ -106,6 +105,7 @@ class _Worker:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", BOOT, json.dumps([str(p) for p in sys.path]), str(req_r), str(resp_w)],
                 pass_fds=(req_r, resp_w), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+                env={**os.environ, **env} if env else None,  # e.g. an ISA cap, read when the runtime loads
                 start_new_session=True,  # its own process group: a timeout kills the worker and its children
             )
         except BaseException:
@@ -123,7 +123,6 @@ class _Worker:
         self._write(memoryview(HEADER.pack(len(data)) + data), deadline)
         size = HEADER.unpack(self._read(HEADER.size, deadline))[0]
         body = self._read(size, deadline)
-        memory.check(self.proc.pid, self.memory_limit)  # a fast case that took it over: that case's crash
         try:
             return pickle.loads(body)
         except Exception as exc:  # framing is intact, so the worker is still usable: one error, not a crash
@@ -131,7 +130,8 @@ class _Worker:
             return ("raise", "other", "builtins", "RuntimeError", text, "")
 
     def _wait(self, fd: int, for_write: bool, deadline: float) -> None:
-        while True:
+        while True:  # memory on every wait, also the one for an answer already sent: its case took it over
+            memory.check(self.proc.pid, self.memory_limit)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise _Late
@@ -140,7 +140,6 @@ class _Worker:
                 return
             if self.proc.poll() is not None:
                 raise _Died
-            memory.check(self.proc.pid, self.memory_limit)
 
     def _write(self, view: memoryview, deadline: float) -> None:
         while view:
@@ -229,9 +228,14 @@ class IsolatedBackend(Backend):
     """
 
     def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT, local: Backend | None = None,
-                 start_timeout: float | None = None, memory_limit: int | None = None) -> None:
+                 start_timeout: float | None = None, env: dict[str, str] | None = None,
+                 column: str | None = None, memory_limit: int | None = None) -> None:
         self.spec = spec
         self.memory_limit = memory.default_limit() if memory_limit is None else memory_limit
+        #: set in the worker's environment before the backend is constructed (an ISA column's cap, docs/isa.md)
+        self.env = dict(env or {})
+        #: the column's name when it is not the backend's own (``onednn@avx2``)
+        self.column = column
         self.timeout = float(timeout)
         self.start_timeout = max(self.timeout, MIN_START_TIMEOUT) if start_timeout is None else start_timeout
         self._local = local
@@ -246,7 +250,7 @@ class IsolatedBackend(Backend):
     # -- attributes -------------------------------------------------------------------------------------------
     @property  # type: ignore[override]
     def name(self) -> str:
-        return str(self._static("name", self.spec))
+        return self.column or str(self._static("name", self.spec))
 
     @property  # type: ignore[override]
     def description(self) -> str:
@@ -273,16 +277,13 @@ class IsolatedBackend(Backend):
 
     # -- the protocol -----------------------------------------------------------------------------------------
     def version(self) -> str:
-        return str(self._answer("version"))  # queried once per worker: the runner asks for every case
+        return str(answers.cached(self._started(), "version"))  # once per worker: the runner asks for every case
 
     def capabilities(self) -> dict[str, list[str]]:
-        return dict(self._answer("capabilities"))
+        return dict(answers.cached(self._started(), "capabilities"))
 
-    def _answer(self, key: str) -> Any:
-        info = self._started()
-        if key in info.get("bad_answers", {}):  # the worker found the plugin's answer of the wrong type
-            raise BadAnswer(info["bad_answers"][key])
-        return info[key]
+    def isa_level(self) -> str:
+        return str(self._started().get("isa", ""))  # the worker's: under its cap, if the column has one
 
     def supports(self, case: CaseInstance) -> Support:
         try:
@@ -339,7 +340,7 @@ class IsolatedBackend(Backend):
             self._worker = None
         if self._start_error is not None:
             raise type(self._start_error)(str(self._start_error))
-        worker = _Worker(self.memory_limit)
+        worker = _Worker(self.env, self.memory_limit)
         try:
             info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
         except (Crashed, TimedOut, Unavailable) as exc:

@@ -23,6 +23,7 @@ from conformance.suite.model import CaseInstance
 
 class OnnxReferenceBackend(Backend):
     name = "onnx-reference"
+    isa_dependent = False  # pure Python and NumPy: the same kernels on every CPU
     description = "onnx.reference.ReferenceEvaluator (pure Python; ai.onnx cases, others through exact lowering)"
     #: the evaluator validates little; what it does check it raises as RuntimeError ("output shape cannot be
     #: null or negative"). Its IndexError/ValueError/OverflowError from deep inside an op's NumPy code are not a

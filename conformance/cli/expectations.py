@@ -9,29 +9,43 @@ from pathlib import Path
 
 import yaml
 
+from conformance import machine
 from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
-from conformance.records import read_records
+from conformance.records import base_backend, read_records
+from conformance.rejudge import outcome_of
 
 TODO = "TODO: triage — new divergence found by `conformance expectations update`"
 
 
 def update(entries: list[Entry], records: list, backend: str | None) -> tuple[list[Entry], list[str], list[str]]:
-    """Returns (entries, added ids, dropped keys). Entries that match nothing in the results are kept."""
-    records = [r for r in records if backend is None or r.backend == backend]
+    """Returns (entries, added ids, dropped keys). Entries that match nothing in the results are kept.
+
+    Records are judged by their outcome (the status before expectations). A new divergence seen at some ISA levels
+    and not at others (an ISA axis, or results of several machines) gets the ``isa:`` condition that separates them.
+    """
+    records = [r for r in records if backend is None or base_backend(r.backend) == backend]
     book = Expectations(entries)
     kept, dropped = [], []
     for entry in entries:
-        matched = [r for r in records if entry.matches(r.item_id, r.backend_version)]
-        if matched and all(r.status in ("pass", "xpass") for r in matched):
+        matched = [r for r in records if entry.matches(r.expectation_id, r.backend_version, r.isa)]
+        if matched and all(outcome_of(r)[0] == "pass" for r in matched):
             dropped.append(entry.key)
         else:
             kept.append(entry)
-    added = []
+    by_item: dict[str, list] = {}
     for record in records:
-        failing = record.status in EXPECTED_STATUSES  # a failure no entry expected
-        if failing and book.find(record.item_id, record.backend_version) is None:
-            kept.append(Entry(reason=TODO, id=record.item_id, status=record.status))
-            added.append(record.item_id)
+        by_item.setdefault(record.expectation_id, []).append(record)
+    added = []
+    for key, group in by_item.items():
+        new = [r for r in group if outcome_of(r)[0] in EXPECTED_STATUSES  # a failure no entry expected
+               and book.find(key, r.backend_version, r.isa) is None]
+        if not new:
+            continue
+        clean = {r.isa for r in group if outcome_of(r)[0] not in EXPECTED_STATUSES}
+        statuses = {outcome_of(r)[0] for r in new}
+        kept.append(Entry(reason=TODO, id=key, status=statuses.pop() if len(statuses) == 1 else None,
+                          isa=machine.condition_for({r.isa for r in new}, clean)))
+        added.append(key)
     return kept, added, dropped
 
 

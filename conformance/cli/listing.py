@@ -69,7 +69,11 @@ def backends_main(argv: list[str]) -> int:
     argparse.ArgumentParser(prog="conformance backends", description="Installed backends.").parse_args(argv)
     from conformance.backends import isolation, registry
     from conformance.backends.base import optional
+    from conformance.machine import this_machine
+    from conformance.plugin.isa_axis import cap_env
 
+    host = this_machine()
+    print(f"machine: {host.label()}; kernel features: {' '.join(host.features) or '-'}")
     for entry in registry.available():
         if entry.error:
             print(f"{entry.name:<20} not installed   {entry.error.splitlines()[0][:100]}")
@@ -79,7 +83,11 @@ def backends_main(argv: list[str]) -> int:
                                  start_timeout=registry.PROBE_TIMEOUT)
         try:
             version = backend.version()
-            caps = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in optional(backend, "capabilities")().items())
+            level = optional(backend, "isa_level")()
+            cap = cap_env(entry.name)
+            isa = (f"isa {level}" + (f" (--isa axis: {cap})" if cap else "") + "; ") if level else ""
+            caps = isa + "; ".join(f"{k}: {', '.join(map(str, v))}"
+                                   for k, v in optional(backend, "capabilities")().items())
         except Exception as exc:
             print(f"{entry.name:<20} not usable      {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
             continue

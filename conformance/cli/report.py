@@ -19,16 +19,30 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--title", default="", help="report title")
     parser.add_argument("--allow-failures", action="store_true",
                         help="exit 0 despite failing records: only regressions against --baseline fail")
+    group = parser.add_argument_group("judging again (another machine's results, today's expectations: docs/isa.md)")
+    group.add_argument("--rejudge", action="store_true",
+                       help="undo the expectations the run applied and apply today's: the shipped "
+                       "expectations/<backend>.yaml of every backend in the results, plus --expectations")
+    group.add_argument("--expectations", type=Path, action="append", default=[], help="expectations file (repeatable)")
+    group.add_argument("--no-default-expectations", action="store_true",
+                       help="with --rejudge: only the --expectations given")
+    group.add_argument("--machine", type=Path,
+                       help="with --rejudge: the CPU flags (/proc/cpuinfo or lscpu text) of the machine that produced "
+                       "results without an ISA level (runs before levels were recorded)")
     args = parser.parse_args(argv)
-    missing = [str(p) for p in args.results + (args.baseline or []) if not p.is_file()]
+    missing = [str(p) for p in args.results + (args.baseline or []) + args.expectations
+               + ([args.machine] if args.machine else []) if not p.is_file()]
     if missing:
         print(f"conformance report: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
     from conformance.report import build_reports, format_terminal_matrix
 
     try:
-        summary = build_reports(args.results, args.output, baseline=args.baseline, title=args.title)
-    except (ValueError, OSError) as exc:  # a malformed result line names its file and line; -o a file, a symlink
+        transform = _rejudger(args) if args.rejudge else None
+        summary = build_reports(args.results, args.output, baseline=args.baseline, title=args.title,
+                                transform=transform)
+    except (ValueError, OSError) as exc:  # a malformed result line, entry or machine file names its file and
+        # line; -o a file, a symlink
         print(f"conformance report: {exc}", file=sys.stderr)
         return 2
     print(format_terminal_matrix(summary.records))
@@ -45,3 +59,22 @@ def main(argv: list[str]) -> int:
         print(f"conformance report: exit 1: {summary.failing} failing record(s) (--allow-failures: only "
               "regressions against a baseline fail)", file=sys.stderr)
     return code
+
+
+def _rejudger(args: argparse.Namespace):  # noqa: ANN202 - a build_reports transform
+    from conformance import machine
+    from conformance.expectations import Expectations, load_file
+    from conformance.rejudge import isa_independent, rejudger
+    from conformance.shipped import expectation_file
+
+    def expectations(backends: list[str]) -> Expectations:
+        files = [] if args.no_default_expectations else [f for f in map(expectation_file, backends) if f]
+        entries = [e for path in [*files, *args.expectations] for e in load_file(path)]
+        return Expectations(entries)
+
+    host = None
+    if args.machine:
+        host = machine.from_text(args.machine.read_text(encoding="utf-8", errors="replace"))
+        if not host.isa:
+            raise ValueError(f"{args.machine}: no x86-64 CPU flags found (a 'flags' line of /proc/cpuinfo or lscpu)")
+    return rejudger(expectations, host, isa_independent)

@@ -7,7 +7,8 @@ One hook concern per module, as in pytest's own plugins.
 
 from conformance.plugin.collect import pytest_collect_file, pytest_configure  # noqa: F401
 from conformance.plugin.gate import pytest_collection_modifyitems  # noqa: F401
-from conformance.plugin.options import pytest_addoption  # noqa: F401
+from conformance.plugin.isa_axis import pytest_addoption as _isa_options
+from conformance.plugin.options import pytest_addoption as _options
 from conformance.plugin.results import (  # noqa: F401
     pytest_runtest_logreport,
     pytest_runtest_makereport,
@@ -15,3 +16,8 @@ from conformance.plugin.results import (  # noqa: F401
     pytest_sessionstart,
     pytest_terminal_summary,
 )
+
+
+def pytest_addoption(parser):  # noqa: ANN001 - pytest's hook: every feature module adds its own options
+    _options(parser)
+    _isa_options(parser)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.plugin.state import state_key
-from conformance.records import FAILING, ResultRecord
+from conformance.records import FAILING, ISA_SEPARATOR, ResultRecord
 
 
 class CaseFileError(Exception):
@@ -175,8 +175,8 @@ class CaseItem(pytest.Item):
         if state.expectations is not None:
             state.expectations.apply(record)
         self.record = record
-        for key in ("status", "backend_version", "max_abs_err", "max_rel_err", "max_ulp", "mismatches", "elements",
-                    "tolerance", "duration_s"):
+        for key in ("status", "backend_version", "isa", "max_abs_err", "max_rel_err", "max_ulp", "mismatches",
+                    "elements", "tolerance", "duration_s"):
             value = getattr(record, key)
             if value is not None and value != "":
                 self.user_properties.append((key, value))
@@ -210,6 +210,8 @@ def repro_command(item: CaseItem, record: ResultRecord) -> str:
     folder), then the case and item parts of the node id."""
     spec = "" if item.backend is None else _spec_of(item)
     backend = f" {shlex.quote('--backend=' + spec)}" if spec else ""
+    level = "" if item.backend is None else str(item.backend.name).partition(ISA_SEPARATOR)[2]
+    backend += f" --isa={shlex.quote(level)}" if level else ""  # an ISA column exists only when its level is asked
     case_file = item.getparent(CaseFile)
     rest = item.nodeid[len(case_file.nodeid):] if case_file is not None else "::" + item.nodeid.split("::", 1)[-1]
     path = _display_path(case_file) if case_file is not None else str(item.path)
@@ -224,7 +226,7 @@ def _spec_of(item: CaseItem) -> str:
     run selected it as ``module:Class``."""
     state = item.config.stash.get(state_key, None)
     if state is not None:
-        for backend, spec in zip(state.backends, state.backend_specs):
+        for backend, spec in zip(state.backends, state.column_specs):
             if backend is item.backend:
                 return str(spec)
     return str(item.backend.name)

@@ -157,8 +157,17 @@ def _readable(path: Path):
 
 
 def run_meta(session: pytest.Session) -> dict | None:
-    """What the results file must say about the run: interrupted, or partial (only some items selected)."""
-    config, meta = session.config, {}
+    """What the results file must say about the run: the machine it ran on, interrupted, or partial (only some
+    items selected), the ISA axis."""
+    from conformance.machine import this_machine
+    from conformance.plugin import isa_axis
+
+    config = session.config
+    meta: dict = {"machine": this_machine().to_json()}
+    state = config.stash.get(state_key, None)
+    axis = isa_axis.describe(state.backend_specs, isa_axis.requested_levels(config)) if state else {}
+    if axis:
+        meta["isa_axis"] = axis
     if session.exitstatus == pytest.ExitCode.INTERRUPTED or session.shouldstop or session.shouldfail:
         meta["interrupted"] = str(session.shouldstop or session.shouldfail or "interrupted (Ctrl-C or SIGTERM)")
     partial = [f"-k {config.option.keyword}"] if config.option.keyword else []
@@ -170,7 +179,7 @@ def run_meta(session: pytest.Session) -> dict | None:
         meta["partial"] = " ".join(partial)
         if config.getoption("shard", default=None):
             meta["shard"] = config.getoption("shard")
-    return meta or None
+    return meta
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -50,11 +51,16 @@ class ReportSummary:
     records: list[ResultRecord] = field(default_factory=list, repr=False)
     cross_spec: Path | None = None  # the cross-spec page, when records come from configuration cases
     meta: dict[str, str] = field(default_factory=dict)  # interrupted / partial, from the result files
+    machines: list[dict] = field(default_factory=list)  # the machines the result files name
     torn: list[str] = field(default_factory=list)  # FILE:LINE of part-file lines a kill cut short (skipped)
 
     @property
     def notes(self) -> list[str]:
-        return run_notes(self.meta)
+        notes = run_notes(self.meta)
+        if len(self.machines) > 1:
+            notes.append(f"results of {len(self.machines)} machines, kept apart per ISA level: "
+                         + "; ".join(f"{m.get('cpu', '?')} ({m.get('isa', '?')})" for m in self.machines))
+        return notes
 
     @property
     def regressions(self) -> list[Transition]:
@@ -140,21 +146,24 @@ def build_reports(
     baseline: list[Path] | None = None,
     title: str = "",
     generated: datetime | None = None,
+    transform: Callable[[list[ResultRecord]], list[ResultRecord]] | None = None,
 ) -> ReportSummary:
     """Merge result files, write index.html, junit.xml and results.jsonl into out_dir, diff against a baseline.
 
-    ``baseline`` files are merged the same way as the results (a baseline may be sharded too).
+    ``baseline`` files are merged the same way as the results (a baseline may be sharded too). ``transform``
+    maps the merged records before anything is written (``--rejudge``: today's expectations applied again).
     """
     merged = merge_files(result_files)
-    records = merged.records
+    records = merged.records if transform is None else transform(merged.records)
     diff = compare(records, merge_files(baseline).records, partial=bool(merged.meta.get("partial"))) if baseline \
         else None
     out_dir = Path(out_dir)
     html, junit, results = out_dir / "index.html", out_dir / "junit.xml", out_dir / "results.jsonl"
     check_outputs(out_dir, [html, junit, results, out_dir / CROSS_SPEC])
     out_dir.mkdir(parents=True, exist_ok=True)
-    _write_records(results, records, merged.meta)
-    write_junit(junit, records, name=title or "conformance")
+    machines_meta = {"machines": merged.machines} if merged.machines else {}
+    _write_records(results, records, {**merged.meta, **machines_meta})
+    write_junit(junit, records, name=title or "conformance", machines=merged.machines)
     when = generated or datetime.now(timezone.utc)
     cross = render_cross_spec(records, generated=when, index=html.name)
     cross_path = out_dir / CROSS_SPEC if cross is not None else None
@@ -172,6 +181,7 @@ def build_reports(
             generated=when,
             cross_spec=CROSS_SPEC if cross_path is not None else None,
             notes=run_notes(merged.meta),
+            machines=merged.machines,
         ),
         encoding="utf-8",
     )
@@ -189,5 +199,6 @@ def build_reports(
         records=records,
         cross_spec=cross_path,
         meta=merged.meta,
+        machines=merged.machines,
         torn=merged.torn,
     )

@@ -181,6 +181,18 @@ def _filters(m: Matrix, counts: dict[str, int]) -> str:
     )
 
 
+def _machines_html(machines: Sequence[dict]) -> str:
+    """Which CPU(s) produced the records: kernels depend on the ISA, so a reader must know (docs/isa.md)."""
+    if not machines:
+        return ""
+    items = [f"{escape(str(m.get('cpu') or 'unknown CPU'))}, ISA level <b>{escape(str(m.get('isa') or '?'))}</b> "
+             f"<small>({escape(' '.join(map(str, m.get('features') or [])))})</small>" for m in machines]
+    if len(items) == 1:
+        return f'<div class="meta machine">Machine: {items[0]}</div>'
+    return (f'<div class="meta machine">Results of {len(items)} machines, kept apart per ISA level (a backend '
+            f'with records at several levels has one column per level): {"; ".join(items)}</div>')
+
+
 def render_html(
     records: Sequence[ResultRecord],
     title: str = "",
@@ -190,6 +202,7 @@ def render_html(
     generated: datetime | None = None,
     cross_spec: str | None = None,
     notes: Sequence[str] = (),
+    machines: Sequence[dict] = (),
 ) -> str:
     title = title or "Operator conformance report"
     when = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
@@ -237,6 +250,7 @@ def render_html(
     # an unknown status counts as failing (as in the gate): shown by default
     unknown = set(shown_statuses(counts)) - set(STATUSES)
     warnings = "".join(f'<p class="mismatch">{escape(n)}</p>' for n in notes)
+    host = _machines_html(machines)
     data = {"statuses": shown_statuses(counts), "failing": sorted(FAILING | unknown), "packed": pack(records)}
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -245,7 +259,7 @@ def render_html(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
         "script-src 'unsafe-inline'; img-src data:\">"
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
-        f'<header><h1>{escape(title)}</h1><div class="meta">Generated {when}{src}</div>'
+        f'<header><h1>{escape(title)}</h1><div class="meta">Generated {when}{src}</div>{host}'
         f'<div class="totals">{totals}</div>{warnings}</header><nav>{"".join(nav)}</nav><main>{"".join(parts)}</main>'
         '<pre id="bench" hidden></pre>'
         f'<script type="application/json" id="report-data">{embed_json(data)}</script>'

@@ -59,7 +59,8 @@ def _testcase(suite: ET.Element, r: ResultRecord) -> None:
         time=f"{r.duration_s:.6f}",
     )
     figures = [(k, getattr(r, k)) for k in ("dtype", "max_abs_err", "max_rel_err", "max_ulp", "mismatches")]
-    _properties(case, [("status", r.status)] + [(k, v) for k, v in figures if v is not None])
+    _properties(case, [("status", r.status)] + [(k, v) for k, v in figures if v is not None]
+                + ([("isa", r.isa)] if r.isa else []))
     message = _clean(r.reason or r.status)
     if r.status == "pass":
         return
@@ -71,10 +72,12 @@ def _testcase(suite: ET.Element, r: ResultRecord) -> None:
         ET.SubElement(case, "error", type=_clean(r.status), message=message).text = _details(r)
 
 
-def build_junit(records: Iterable[ResultRecord], name: str = "conformance") -> ET.ElementTree:
+def build_junit(records: Iterable[ResultRecord], name: str = "conformance",
+                machines: Iterable[dict] = ()) -> ET.ElementTree:
     by_backend: dict[str, list[ResultRecord]] = {}
     for r in records:
         by_backend.setdefault(r.backend, []).append(r)
+    machine_list = list(machines)
     root = ET.Element("testsuites", name=_clean(name))
     grand: Counter[str] = Counter()
     for backend in sorted(by_backend):
@@ -95,10 +98,13 @@ def build_junit(records: Iterable[ResultRecord], name: str = "conformance") -> E
             time=f"{sum(r.duration_s for r in recs):.6f}",
         )
         versions = sorted({r.backend_version for r in recs if r.backend_version})
+        levels = sorted({r.isa for r in recs if r.isa})
         rate = cell.pass_rate
         _properties(
             suite,
             [("backend_version", ", ".join(versions)), ("pass_rate", "n/a" if rate is None else f"{rate:.4f}")]
+            + ([("isa", ", ".join(levels))] if levels else [])
+            + [("machine", f"{m.get('cpu', '')} ({m.get('isa', '')})") for m in machine_list]
             + [(f"count.{s}", counts[s]) for s in STATUSES],
         )
         for r in recs:
@@ -110,8 +116,9 @@ def build_junit(records: Iterable[ResultRecord], name: str = "conformance") -> E
     return ET.ElementTree(root)
 
 
-def write_junit(path: Path, records: Iterable[ResultRecord], name: str = "conformance") -> None:
-    tree = build_junit(records, name)
+def write_junit(path: Path, records: Iterable[ResultRecord], name: str = "conformance",
+                machines: Iterable[dict] = ()) -> None:
+    tree = build_junit(records, name, machines)
     ET.indent(tree, space=" ")
     path.parent.mkdir(parents=True, exist_ok=True)
     tree.write(path, encoding="utf-8", xml_declaration=True)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from conformance.records import FAILING, STATUSES, ResultRecord
+from conformance.records import FAILING, ISA_SEPARATOR, STATUSES, ResultRecord
 
 #: Statuses that say nothing about the backend's numerics: left out of the pass-rate denominator.
 NOT_RUN = frozenset({"unsupported", "erratum"})
@@ -62,13 +62,25 @@ class Matrix:
         return self.cells.get((row, backend))
 
 
+def column_labels(records: list[ResultRecord]) -> dict[tuple[str, str], str]:
+    """(backend, isa) -> the column it is shown in: the backend's name, or ``backend@level`` when one backend's
+    records come at several ISA levels (results of several machines merged): they are never pooled."""
+    levels: dict[str, set[str]] = {}
+    for record in records:
+        levels.setdefault(record.backend, set()).add(record.isa)
+    return {(b, lv): (f"{b}@{lv or 'unknown'}" if len(lvs) > 1 and ISA_SEPARATOR not in b else b)
+            for b, lvs in levels.items() for lv in lvs}
+
+
 def build_matrix(records: Iterable[ResultRecord]) -> Matrix:
     cells: dict[tuple[str, str], Cell] = {}
     totals: dict[str, Cell] = {}
+    records = list(records)
+    labels = column_labels(records)
     for record in records:
-        row = row_label(record)
-        cells.setdefault((row, record.backend), Cell()).add(record)
-        totals.setdefault(record.backend, Cell()).add(record)
+        row, column = row_label(record), labels[(record.backend, record.isa)]
+        cells.setdefault((row, column), Cell()).add(record)
+        totals.setdefault(column, Cell()).add(record)
     rows = sorted({r for r, _ in cells}, key=row_sort_key)
     return Matrix(rows, sorted(totals), cells, totals)
 

@@ -1,6 +1,7 @@
 """Merge result files (pytest-xdist shards, several machines, reruns) into one record list.
 
-A record's key is ``(id, backend)``. When a key appears more than once the kept record must not depend on the
+A record's key is ``(id, backend, isa)``: results of machines at different ISA levels are kept apart (the report
+says which machines it merged). When a key appears more than once the kept record must not depend on the
 order the files were given in (CI matrix jobs finish in any order), so the most severe status wins and ties are
 broken by the record's JSON text. Keeping the most severe status means a flaky failure is never hidden by a
 later green rerun; the disagreement is reported so a human can see the flake.
@@ -20,7 +21,7 @@ PART = ".part-"
 #: Most severe first. Unknown statuses rank as most severe: a record we cannot classify must not pass silently.
 SEVERITY = ("crash", "timeout", "error", "fail", "xpass", "erratum", "xfail", "unsupported", "pass")
 
-Key = tuple[str, str]
+Key = tuple[str, str, str]
 
 
 def severity(status: str) -> int:
@@ -29,7 +30,7 @@ def severity(status: str) -> int:
 
 
 def record_key(record: ResultRecord) -> Key:
-    return (record.id, record.backend)
+    return (record.id, record.backend, record.isa)
 
 
 @dataclass
@@ -51,6 +52,8 @@ class MergeResult:
     #: what the inputs say about the runs that wrote them: ``interrupted`` (a reason), ``partial`` (what selected
     #: a subset); empty for complete runs (see ``run_meta``)
     meta: dict[str, str] = field(default_factory=dict)
+    #: the machines the inputs say they ran on (``{"meta": {"machine": ...}}``), each once
+    machines: list[dict] = field(default_factory=list)
     #: part-file lines skipped as torn by a kill (``FILE:LINE``), for a warning
     torn: list[str] = field(default_factory=list)
 
@@ -97,8 +100,19 @@ def merge_files(paths: Iterable[Path]) -> MergeResult:
 
     merged = merge_records((str(p), read(p)) for p in paths)
     merged.meta = run_meta(metas)
+    merged.machines = machines(metas)
     merged.torn = torn
     return merged
+
+
+def machines(metas: dict[str, list[dict]]) -> list[dict]:
+    """Each distinct machine named by the files' meta lines, in input order."""
+    seen: list[dict] = []
+    for lines in metas.values():
+        for line in lines:
+            found = [line.get("machine")] + (line["machines"] if isinstance(line.get("machines"), list) else [])
+            seen.extend(m for m in found if isinstance(m, dict) and m not in seen)
+    return seen
 
 
 def run_meta(metas: dict[str, list[dict]]) -> dict[str, str]:

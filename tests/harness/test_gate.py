@@ -174,7 +174,9 @@ def test_shards_partition_the_run(pytester: pytest.Pytester):
         result = _run(pytester, "--backend=onnxruntime", f"--shard={index}/3", f"--results={out}")
         assert result.ret == 0
         lines = [json.loads(line) for line in out.read_text().splitlines()]
-        assert lines[0] == {"meta": {"partial": f"--shard={index}/3", "shard": f"{index}/3"}}  # it says so
+        meta = lines[0]["meta"]
+        assert (meta["partial"], meta["shard"]) == (f"--shard={index}/3", f"{index}/3")  # it says so
+        assert meta["machine"]["arch"]  # and which machine ran it
         shards.append({line["nodeid"] for line in lines[1:]})
     assert set.union(*shards) == all_ids
     assert sum(map(len, shards)) == len(all_ids)

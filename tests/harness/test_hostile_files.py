@@ -161,7 +161,7 @@ def test_bad_files_cost_themselves_only_in_a_run(pytester: pytest.Pytester, monk
     assert "a_bomb.yaml:1: YAML aliases expand to more than" in text
     assert "c_dup.yaml:5: case 'good': duplicate case id: ai.onnx::AveragePool 'good' is defined at" in text
     assert "for the same version" in text
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    records = [r for r in map(json.loads, out.read_text().splitlines()) if "meta" not in r]
     assert {r["id"] for r in records} == {"ai.onnx/AveragePool-22/good[float32]",
                                           "ai.onnx/AveragePool-22/other[float32]"}
     assert all(r["status"] == "pass" for r in records)

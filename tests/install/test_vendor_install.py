@@ -230,7 +230,7 @@ def test_action_and_workflow_steps_find_the_previous_run(venv: Path, wheel: Path
     assert re.search(r"baseline: 0 regressions, .* [1-9]\d* unchanged", log[-1]), log[-1][-3000:]
     # a record that regresses against the previous run fails the merge job, naming it
     shard = jobs / "shards" / artifact / "results.jsonl"
-    records = [json.loads(line) for line in shard.read_text().splitlines()]
+    records = [json.loads(line) for line in shard.read_text().splitlines()]  # the meta line is written back as is
     victim = next(r for r in records if r.get("status") == "pass" and r["backend"] == "onnxruntime")
     victim["status"] = "fail"
     shard.write_text("".join(json.dumps(r) + "\n" for r in records))

@@ -167,6 +167,19 @@ class ProtocolOnlyBackend:
         return list(reference.evaluate(case.domain, case.op, case.version, inputs, case.attributes).outputs)
 
 
+class CappedBackend(CorrectBackend):
+    """Says which cap its worker's environment held when it was constructed (an ISA column's cap, docs/isa.md)."""
+
+    name = "fake-capped"
+    isa_cap_env = "FAKE_MAX_CPU_ISA"
+
+    def __init__(self) -> None:
+        self.cap = os.environ.get(self.isa_cap_env, "")  # read at construction, as a runtime reads it at load
+
+    def isa_level(self) -> str:
+        return self.cap.lower() or "native"
+
+
 class NoneSupportBackend(CorrectBackend):
     """The one-line slip of issue 23: ``supports()`` computes the answer and forgets to return it."""
 

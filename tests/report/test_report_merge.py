@@ -38,7 +38,7 @@ def test_disagreeing_duplicate_keeps_most_severe_and_is_reported() -> None:
     merged = merge_records([("m1.jsonl", [green]), ("m2.jsonl", [red])])
     assert [r.status for r in merged.records] == ["crash"]
     (dup,) = merged.duplicates
-    assert dup.key == (green.id, "openvino")
+    assert dup.key == (green.id, "openvino", "")  # no ISA level in these records
     assert dup.statuses == ["pass", "crash"] and dup.sources == ["m1.jsonl", "m2.jsonl"] and dup.kept == "crash"
 
 
@@ -91,3 +91,34 @@ def test_runtimes_from_separate_environments_merge_into_one_matrix(tmp_path: Pat
     assert {(r.id, r.backend) for r in merged} == {(r.id, r.backend) for r in main_env + ovep + dnnl}
     terminal = capsys.readouterr().out
     assert "onnxruntime-openvino" in terminal and "onednn-current" in terminal
+
+
+def test_results_of_two_machines_are_kept_apart_and_named(tmp_path: Path) -> None:
+    """The same items at two ISA levels: both kept, one matrix column per level, the machines named (docs/isa.md)."""
+    from conformance.report import build_reports
+    from conformance.report.matrix import build_matrix
+
+    def run(level: str, status: str) -> list:
+        return [dataclasses.replace(r, isa=level, status=status if r.backend == "openvino" else r.status)
+                for r in realistic_records() if r.backend in ("openvino", "onnxruntime")]
+
+    machines = {"avx2": {"cpu": "EPYC A", "isa": "avx2", "arch": "x86_64", "features": ["avx2"]},
+                "avx512_core_bf16": {"cpu": "EPYC B", "isa": "avx512_core_bf16", "arch": "x86_64",
+                                     "features": ["avx2", "avx512f"]}}
+    paths = []
+    for level, status in (("avx2", "pass"), ("avx512_core_bf16", "error")):
+        paths.append(tmp_path / f"{level}.jsonl")
+        write_records(paths[-1], run(level, status), meta={"machine": machines[level]})
+    summary = build_reports(paths, tmp_path / "out")
+    assert summary.total == 2 * len(run("avx2", "pass"))  # nothing pooled, nothing dropped as a duplicate
+    assert not summary.duplicates
+    assert any("results of 2 machines" in n and "EPYC A (avx2)" in n for n in summary.notes)
+    assert set(build_matrix(summary.records).backends) == {"openvino@avx2", "openvino@avx512_core_bf16",
+                                                          "onnxruntime@avx2", "onnxruntime@avx512_core_bf16"}
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert "Results of 2 machines" in html and "EPYC B" in html
+    junit = (tmp_path / "out" / "junit.xml").read_text()
+    assert '<property name="isa" value="avx512_core_bf16" />' in junit
+    assert '<property name="machine" value="EPYC A (avx2)" />' in junit
+    merged_meta = (tmp_path / "out" / "results.jsonl").read_text().splitlines()[0]
+    assert '"machines"' in merged_meta and "EPYC B" in merged_meta  # a merged file still names its machines

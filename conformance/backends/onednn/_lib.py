@@ -236,7 +236,9 @@ def load() -> tuple[ctypes.CDLL, str]:
 
 
 # dnnl_cpu_isa_t bit masks (dnnl_types.h): an ISA "is usable" when all of its bits are set in the effective one.
-ISA_BITS = {"avx2": 0x7, "avx2_vnni_2": 0x1F, "avx512_core": 0x27, "avx512_core_fp16": 0x1EF}
+ISA_BITS = {"sse41": 0x1, "avx": 0x3, "avx2": 0x7, "avx2_vnni": 0xF, "avx2_vnni_2": 0x1F, "avx512_core": 0x27,
+            "avx512_core_vnni": 0x67, "avx512_core_bf16": 0xE7, "avx512_core_fp16": 0x1EF, "avx512_core_amx": 0xFEF,
+            "avx512_core_amx_fp16": 0x1FEF}
 #: The library's own rule for reduced-precision data on x64 (src/cpu/platform.cpp, has_data_type_support):
 #: bf16 needs avx512_core or avx2_vnni_2, f16 avx512_core_fp16 or avx2_vnni_2. Without it, oneDNN 3.2's Graph
 #: API throws inside compile ("could not create a descriptor for a pooling forward propagation primitive") and

@@ -32,6 +32,8 @@ class OneDnnBackend(Backend):
 
     name = "onednn"
     isolate = True  # aborts the process on some invalid attributes: run in a worker under --isolation=auto
+    #: oneDNN's dispatcher cap, read when the library loads: checked faithful for oneDNN 3.2 (docs/isa.md)
+    isa_cap_env = "ONEDNN_MAX_CPU_ISA"
     description = ("oneDNN Graph C API (CPU) via ctypes; library from $CONFORMANCE_ONEDNN_LIB or the installed "
                    "oneDNN wheel (onednn-cpu-gomp 2023.2: oneDNN 3.2)")
     #: The wheel whose libdnnl.so.3 this backend runs (None: the library found first, _lib.locate).
@@ -49,6 +51,11 @@ class OneDnnBackend(Backend):
     def version(self) -> str:
         self._bind()
         return g.version()
+
+    def isa_level(self) -> str:
+        """oneDNN's own effective ISA (dnnl_get_effective_cpu_isa): the machine's level, or the cap in force."""
+        self._bind()
+        return _lib.isa_name(_lib.effective_isa())
 
     def supports(self, case: CaseInstance) -> Support:
         if case.domain != builders.DOMAIN:
