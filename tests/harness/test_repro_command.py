@@ -55,3 +55,48 @@ def test_the_printed_command_reruns_the_item_on_the_same_plugin(pytester: pytest
                            cwd=pytester.path, capture_output=True, text=True, timeout=300)
     assert "1 failed" in again.stdout, again.stdout[-2000:] + again.stderr[-2000:]
     assert "no backend named" not in again.stdout + again.stderr
+
+
+ONEDNN_CASE = textwrap.dedent("""\
+    op: AvgPool
+    domain: onednn
+    version: 1
+    cases:
+      - id: small
+        dtypes: [float32]
+        layouts: [NCX]
+        attributes: {kernel: [2, 2], strides: [2, 2], pads_begin: [0, 0], pads_end: [0, 0], exclude_pad: true}
+        inputs: {x: {shape: [1, 1, 2, 2], data: [1, 2, 3, 4]}}
+""")
+
+
+def test_an_isa_columns_command_selects_that_column_again(pytester: pytest.Pytester):
+    """With ISA columns (several columns per --backend spec) the printed spec must be the column's own, and the
+    level asked again: the column exists only under --isa."""
+    pytest.importorskip("conformance.backends.onednn")
+    from conformance import machine
+
+    if machine.rank(machine.native_level() or "sse41") <= machine.rank("avx2"):
+        pytest.skip("this CPU has no level above avx2: no capped column")
+    try:
+        from conformance.backends import registry
+
+        registry.create("onednn")
+    except Exception as exc:  # noqa: BLE001 - the library is not installed here
+        pytest.skip(f"onednn not usable: {exc}")
+    pytester.makefile(".yaml", dnn=ONEDNN_CASE)
+    out = pytester.path / "r.jsonl"
+    result = pytester.runpytest_subprocess("--no-default-cases", "-p", "no:cacheprovider", "--cases=.",
+                                           "--backend=onednn,onnxruntime", "--isa=avx2,native", "--no-reference",
+                                           f"--results={out}")
+    records = {r["backend"]: r for r in map(json.loads, out.read_text().splitlines()) if "backend" in r}
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-2000:]
+    capped = records["onednn@avx2"]  # every record carries its command, passing or not
+    command = shlex.split(capped["repro"])
+    assert "--backend=onednn" in command and "--isa=avx2" in command, capped["repro"]
+    assert "--backend=onednn" in shlex.split(records["onednn"]["repro"])  # not onnxruntime's spec
+    assert "--backend=onnxruntime" in shlex.split(records["onnxruntime"]["repro"])
+    again = subprocess.run([sys.executable, "-m", *command, f"--results={pytester.path / 'again.jsonl'}"],
+                           cwd=pytester.path, capture_output=True, text=True, timeout=300)
+    assert "1 passed" in again.stdout, again.stdout[-2000:] + again.stderr[-2000:]
+    assert "onednn@avx2" in (pytester.path / "again.jsonl").read_text()
