@@ -65,3 +65,45 @@ def test_support_objects_are_checked_too():
     with pytest.raises(answers.BadAnswer):
         answers.support(fakes.CorrectBackend(), Support(None, "x"))  # type: ignore[arg-type]
     assert answers.support(fakes.CorrectBackend(), Support.no("why")).reason == "why"
+
+
+PLUGIN = '''
+from conformance.backends.base import Backend
+
+
+class Forgetful(Backend):
+    name = "forgetful"
+
+    def version(self):
+        return "1"
+
+    def supports(self, case):
+        super().supports(case)  # the slip of issue 23: the answer is not returned
+
+    def run(self, case, inputs):
+        raise NotImplementedError
+'''
+
+CASE = """\
+op: AveragePool
+domain: ai.onnx
+versions: [22]
+cases:
+  - id: ceil
+    attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
+    inputs:
+      x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
+"""
+
+
+@pytest.mark.parametrize("isolation_mode", ["auto", "none"])
+def test_the_slip_fails_a_pytest_run_instead_of_skipping_everything(pytester, isolation_mode):
+    """Issue 23 #1 end to end: `pytest --backend=plugin:Cls` gave "passed, skipped", exit 0."""
+    pytester.makefile(".yaml", good=CASE)
+    pytester.makepyfile(vendor=PLUGIN)
+    result = pytester.runpytest_subprocess("--no-default-cases", "-p", "no:cacheprovider", "--cases=.",
+                                           "--backend=vendor:Forgetful", f"--isolation={isolation_mode}",
+                                           "--no-reference", f"--results={pytester.path / 'r.jsonl'}")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(failed=1)
+    assert "supports() returned None" in (pytester.path / "r.jsonl").read_text()
