@@ -13,10 +13,10 @@ from conformance.records import base_backend
 
 
 def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
-    from conformance.backends import isolation, registry
+    from conformance.backends import installed, isolation
     from conformance.plugin import isa_axis
 
-    specs = registry.parse_selection(backend_values)
+    specs = installed.parse_selection(backend_values)
     levels = isa_axis.requested_levels(config)
     backends = []
     for spec in specs:
