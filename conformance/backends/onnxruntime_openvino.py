@@ -46,8 +46,8 @@ class OnnxRuntimeOpenVinoBackend(OnnxRuntimeBackend):
         openvino = openvino_version() or "version unknown"
         return f"{onnxruntime.__version__} (OpenVINO {openvino}, {self.device})"
 
-    def capabilities(self) -> dict[str, list[str]]:
-        return {**super().capabilities(), "device": [self.device]}
+    def runtime_capabilities(self) -> dict[str, list[str]]:
+        return {**super().runtime_capabilities(), "device": [self.device]}
 
 
 def openvino_version() -> str:

@@ -67,20 +67,20 @@ def list_main(argv: list[str]) -> int:
 
 def backends_main(argv: list[str]) -> int:
     argparse.ArgumentParser(prog="conformance backends", description="Installed backends.").parse_args(argv)
-    from conformance.backends import isolation, registry
+    from conformance.backends import installed, isolation
     from conformance.backends.base import optional
     from conformance.machine import this_machine
     from conformance.plugin.isa_axis import cap_env
 
     host = this_machine()
     print(f"machine: {host.label()}; kernel features: {' '.join(host.features) or '-'}")
-    for entry in registry.available():
+    for entry in installed.available():
         if entry.error:
             print(f"{entry.name:<20} not installed   {entry.error.splitlines()[0][:100]}")
             continue
         # third-party and native backends answer from a worker: a plugin that crashes here costs its line only
-        backend = isolation.wrap(None, entry.name, "auto", registry.PROBE_TIMEOUT,
-                                 start_timeout=registry.PROBE_TIMEOUT)
+        backend = isolation.wrap(None, entry.name, "auto", installed.PROBE_TIMEOUT,
+                                 start_timeout=installed.PROBE_TIMEOUT)
         try:
             version = backend.version()
             level = optional(backend, "isa_level")()

@@ -1,4 +1,4 @@
-"""A fuzz draft: one pooling configuration in a domain-neutral form, and its lowering to a ``Case``.
+"""A fuzz draft: one pooling configuration in a domain-neutral form (parts.py lowers it to a ``Case``).
 
 Strategies generate drafts, the shrinker edits them, the writer turns them into case YAML. Keeping one neutral
 form (kernel, strides, pads_begin/end, rounding, include_pad, ...) lets a single shrinker and a single signature
@@ -8,13 +8,6 @@ serve every spec family; only ``attributes()`` knows each domain's spelling and 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
-
-from conformance import ops
-from conformance.fuzz.mutations import apply_mutation
-from conformance.fuzz.profiles import spec_of
-from conformance.suite.expand import expand
-from conformance.suite.model import Case, CaseInstance, TensorSpec
 
 # Value generators a draft may carry. ``ones`` is the smallest: every window average is exactly 1.
 VALUE_LEVELS = ("ones", "arange", "random")
@@ -62,72 +55,3 @@ class Draft:
             dilations=cut(self.dilations), pads_begin=cut(self.pads_begin), pads_end=cut(self.pads_end),
             output_size=cut(self.output_size),
         )
-
-
-def attributes(draft: Draft) -> dict[str, Any]:
-    """The draft's attributes in its op's spelling (the registry entry's fuzz profile); optional attributes at
-    their default are left out so a written case shows only what matters."""
-    return spec_of(draft).attributes(draft)
-
-
-def _size_input(draft: Draft) -> str:
-    """The name of the op's input that carries the output extent (its second input)."""
-    entry = ops.entry(draft.domain, draft.op)
-    return entry.inputs[1].name if len(entry.inputs) > 1 else "output_size"
-
-
-def value_spec(draft: Draft) -> dict[str, Any]:
-    """The YAML generator of the data input: seeded, so a case file reproduces the exact values."""
-    if draft.values == "ones":
-        return {"arange": {"start": 1, "step": 0}}
-    if draft.values == "arange":
-        return {"arange": {"start": 1, "step": 1}}
-    return {"random": {"seed": draft.value_seed, "distribution": "uniform", "low": -4.0, "high": 4.0}}
-
-
-def case_parts(draft: Draft) -> tuple[dict[str, Any], dict[str, dict[str, Any]], str]:
-    """(attributes, inputs as YAML mappings, dtype) with the draft's mutation applied."""
-    attrs = attributes(draft)
-    x: dict[str, Any] = {"shape": list(draft.input_shape()), **value_spec(draft)}
-    inputs: dict[str, dict[str, Any]] = {"x": x}
-    if draft.output_size:
-        inputs[_size_input(draft)] = {
-            "shape": [len(draft.output_size)], "dtype": draft.output_size_dtype,
-            "data": [int(v) for v in draft.output_size],
-        }
-    dtype = draft.dtype
-    if draft.mutation:
-        attrs, inputs, dtype = apply_mutation(draft, attrs, inputs, dtype)
-    return attrs, inputs, dtype
-
-
-def to_case(draft: Draft, case_id: str, reason: str = "") -> Case:
-    attrs, inputs, dtype = case_parts(draft)
-    specs = tuple(
-        TensorSpec(
-            name=name, shape=tuple(body["shape"]), dtype=body.get("dtype"), data=body.get("data"),
-            random=body.get("random"), arange=body.get("arange"),
-        )
-        for name, body in inputs.items()
-    )
-    return Case(
-        id=case_id, op=draft.op, domain=draft.domain, versions=(draft.version,), source="fuzz",
-        attributes=attrs, inputs=specs, outputs=(),
-        dtypes=(dtype,), layouts=(draft.layout,) if draft.layout else (), expect_error=bool(draft.mutation),
-        reason=reason,
-    )
-
-
-def to_instance(draft: Draft, case_id: str, reason: str = "") -> CaseInstance:
-    (instance,) = expand(to_case(draft, case_id, reason))
-    return instance
-
-
-def describe(draft: Draft) -> str:
-    """One line for tables: input shape, attributes, dtype, layout, values."""
-    attrs, inputs, dtype = case_parts(draft)
-    attr_text = ", ".join(f"{k}={v}" for k, v in attrs.items())
-    extra = "".join(f" {name}={body['data']}" for name, body in list(inputs.items())[1:] if "data" in body)
-    layout = f" {draft.layout}" if draft.layout else ""
-    mutation = f" [invalid: {draft.mutation}]" if draft.mutation else ""
-    return f"x{inputs['x']['shape']} {dtype}{layout} {{{attr_text}}}{extra} values={draft.values}{mutation}"

@@ -17,7 +17,8 @@ from functools import partial
 
 from conformance.backends.base import Backend
 from conformance.fuzz import signature as sig
-from conformance.fuzz.draft import Draft, to_instance
+from conformance.fuzz.draft import Draft
+from conformance.fuzz.parts import to_instance
 from conformance.fuzz.shrink import shrink
 from conformance.fuzz.strategies import Profile, generate, profile
 from conformance.oracle import oracle_for

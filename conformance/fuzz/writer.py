@@ -11,8 +11,8 @@ from typing import Any
 
 import yaml
 
-from conformance.fuzz.draft import case_parts, describe
 from conformance.fuzz.engine import Finding, FuzzReport
+from conformance.fuzz.parts import case_parts, describe
 from conformance.fuzz.signature import features, slug
 
 

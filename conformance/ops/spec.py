@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: OpenVINO element type names an attribute may give an output (``dtype_attribute``) -> harness dtype names.
 ELEMENT_TYPE_NAMES = {"i32": "int32", "i64": "int64"}
-#: How an output is compared (conformance/compare/models.py implements each; docs/tolerance.md derives them).
+#: How an output is compared (conformance/compare/outputs.py dispatches each: the derived bounds of tolerance.py,
+#: exact values in values.py, indices.py; docs/tolerance.md derives them).
 ERROR_MODELS = ("average", "exact", "index", "pnorm")
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from conformance.plugin import progress
 from conformance.plugin.items import BrokenCase, CaseFile
-from conformance.plugin.state import State, default_case_dirs, state_key
+from conformance.plugin.session import create_state
+from conformance.plugin.state import default_case_dirs, state_key
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -31,7 +32,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("; ".join(guards.ENV_ERRORS))
     if config.getoption("max_tensor_elements", default=None):
         guards.MAX_TENSOR_ELEMENTS = config.getoption("max_tensor_elements")
-    state = State.create(config, backends, dirs)
+    state = create_state(config, backends, dirs)
     config.stash[state_key] = state
     # A malformed case file is one collection error; every other file still runs.
     config.option.continue_on_collection_errors = True

@@ -191,6 +191,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         counts[record.backend][record.status] += 1
     tr = terminalreporter
     tr.write_sep("=", "conformance summary")
+    from conformance.machine import this_machine
+    from conformance.plugin import isa_axis
+
+    tr.write_line(f"machine: {this_machine().label()}")
+    for spec, what in isa_axis.describe(state.backend_specs, isa_axis.requested_levels(config)).items():
+        tr.write_line(f"--isa: {spec}: {what}")
     shown = [s for s in STATUSES if any(c[s] for c in counts.values())]
     tr.write_line(f"{'backend':<28}" + "".join(f"{s:>12}" for s in shown))
     for backend in sorted(counts):

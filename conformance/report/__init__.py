@@ -97,6 +97,9 @@ class ReportSummary:
         if self.diff is not None:
             c = self.diff.counts()
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))
+            if self.diff.other_level:
+                lines.append(f"  {len(self.diff.other_level)} baseline record(s) at an ISA level this run does not "
+                             "have (another CPU class): not compared (docs/isa.md)")
             lines += [f"  {'LOST COVERAGE' if t.lost_coverage else 'REGRESSION'} {p(t.id)}::{p(t.backend)}: "
                       f"{p(t.old or 'new')} -> {p(t.new or 'missing')}  {p(t.reason)}" for t in self.regressions]
         lines += [f"HTML: {p(str(self.html))}", f"JUnit: {p(str(self.junit))}", f"merged: {p(str(self.results))}"]

@@ -1,4 +1,9 @@
-"""Compare a NEW run against an OLD (baseline) run, record by record, keyed by ``(id, backend)``.
+"""Compare a NEW run against an OLD (baseline) run, record by record, keyed by ``(id, backend, isa)``.
+
+Like is compared with like: a record is judged only against a baseline record of the same backend at the same ISA
+level (docs/isa.md). A baseline column at a level this run does not have (the baseline came from another CPU
+class) is listed as ``other level``, never as regressions; a baseline record of an older run without a level is
+compared with the one level this run has for it.
 
 Only a move from an acceptable status to a failing one is a regression; it is what the CI gate fails on. A known
 failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline that already carries a
@@ -44,6 +49,7 @@ class Transition:
     old: str | None  # None: the key is new
     new: str | None  # None: the key was removed
     reason: str = ""  # the NEW record's reason (the OLD one's for a removed key)
+    isa: str = ""  # the ISA level both records ran at
 
     @property
     def key(self) -> Key:
@@ -63,6 +69,8 @@ class BaselineDiff:
     new: list[Transition] = field(default_factory=list)
     removed: list[Transition] = field(default_factory=list)
     not_run: list[Transition] = field(default_factory=list)  # missing from a run that says it was partial
+    #: baseline records of a backend at an ISA level this run does not have: another CPU class, not compared
+    other_level: list[Transition] = field(default_factory=list)
     unchanged: int = 0
 
     @property
@@ -82,6 +90,7 @@ class BaselineDiff:
             "new": len(self.new),
             "removed": len(self.removed),
             "not run": len(self.not_run),
+            "other level": len(self.other_level),
             "unchanged": self.unchanged,
         }
 
@@ -92,23 +101,29 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
     ``partial``: NEW is a deliberate subset (``-k``, some shards), so a missing key is ``not run``, not a
     regression."""
     new_by = {record_key(r): r for r in new}
-    old_by = {record_key(r): r for r in old}
+    old_by = _baseline_keys(old, new_by)
+    columns = {(backend, isa) for _, backend, isa in new_by}
+    backends = {backend for backend, _ in columns}
     diff = BaselineDiff()
     for key in sorted(new_by.keys() | old_by.keys()):
         n, o = new_by.get(key), old_by.get(key)
         if o is None:
-            diff.new.append(Transition(key[0], key[1], None, n.status, n.reason))
+            diff.new.append(Transition(key[0], key[1], None, n.status, n.reason, key[2]))
         elif n is None:
-            if partial:
-                diff.not_run.append(Transition(key[0], key[1], o.status, None, o.reason))
+            if key[1] in backends and key[1:] not in columns:  # this backend ran here, at another level
+                diff.other_level.append(Transition(key[0], key[1], o.status, None, f"baseline at ISA level "
+                                                   f"{key[2] or 'unknown'}; not run at that level here", key[2]))
+            elif partial:
+                diff.not_run.append(Transition(key[0], key[1], o.status, None, o.reason, key[2]))
             elif is_failing(o.status):
-                diff.removed.append(Transition(key[0], key[1], o.status, None, o.reason))
+                diff.removed.append(Transition(key[0], key[1], o.status, None, o.reason, key[2]))
             else:
-                diff.regressions.append(Transition(key[0], key[1], o.status, None, "missing from the new results"))
+                diff.regressions.append(Transition(key[0], key[1], o.status, None, "missing from the new results",
+                                                   key[2]))
         elif n.status == o.status:
             diff.unchanged += 1
         else:
-            t = Transition(key[0], key[1], o.status, n.status, n.reason)
+            t = Transition(key[0], key[1], o.status, n.status, n.reason, key[2])
             if is_failing(n.status) and not is_failing(o.status) or t.lost_coverage:
                 diff.regressions.append(t)
             elif is_failing(o.status) and not is_failing(n.status):
@@ -121,16 +136,37 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
     return diff
 
 
+def _baseline_keys(old: Iterable[ResultRecord], new_by: dict[Key, ResultRecord]) -> dict[Key, ResultRecord]:
+    """The baseline's records by key; one of an older run (no level) takes the level this run has for it, when it
+    has exactly one (the comparison such a baseline always meant)."""
+    levels: dict[tuple[str, str], list[str]] = {}
+    for record_id, backend, isa in new_by:
+        levels.setdefault((record_id, backend), []).append(isa)
+    keyed = {}
+    for record in old:
+        key = record_key(record)
+        here = levels.get(key[:2], [])
+        if not record.isa and len(here) == 1:
+            key = (key[0], key[1], here[0])
+        keyed[key] = record
+    return keyed
+
+
 def lost_columns(new: Iterable[ResultRecord], old: Iterable[ResultRecord]) -> list[Transition]:
-    """A backend of the new results that ran no case at all while the baseline ran some on it with an acceptable
-    result (a baseline column that only failed was red already)."""
-    ran_new: dict[str, int] = {}
-    ran_old: dict[str, int] = {}
+    """A column (a backend at an ISA level) of the new results that ran no case at all while the baseline ran some
+    in it with an acceptable result (a baseline column that only failed was red already). A baseline record without
+    a level counts for every level of its backend."""
+    ran_new: dict[tuple[str, str], int] = {}
+    ran_old: dict[tuple[str, str], int] = {}
     for r in new:
-        ran_new[r.backend] = ran_new.get(r.backend, 0) + (r.status in RAN)
+        ran_new[(r.backend, r.isa)] = ran_new.get((r.backend, r.isa), 0) + (r.status in RAN)
     for r in old:
-        ran_old[r.backend] = ran_old.get(r.backend, 0) + (r.status in RAN and r.status in ACCEPTABLE)
-    return [Transition(COLUMN, backend, f"ran {ran_old[backend]}", "ran nothing",
-                       f"the baseline ran {ran_old[backend]} case(s) on {backend}; this run ran none (every "
-                       "record unsupported or error)")
-            for backend in sorted(ran_new) if not ran_new[backend] and ran_old.get(backend)]
+        ran_old[(r.backend, r.isa)] = ran_old.get((r.backend, r.isa), 0) + (r.status in RAN and r.status in ACCEPTABLE)
+    lost = []
+    for (backend, isa), count in sorted(ran_new.items()):
+        before = ran_old.get((backend, isa), 0) + (ran_old.get((backend, ""), 0) if isa else 0)
+        if not count and before:
+            lost.append(Transition(COLUMN, backend, f"ran {before}", "ran nothing",
+                                   f"the baseline ran {before} case(s) on {backend}; this run ran none (every "
+                                   "record unsupported or error)", isa))
+    return lost

@@ -106,7 +106,8 @@ def _transitions(title: str, items: list[Transition], open_: bool = False) -> st
     if not items:
         return ""
     rows = "".join(
-        f"<tr><td class=mono>{escape(t.id)}</td><td>{escape(t.backend)}</td><td>"
+        f"<tr><td class=mono>{escape(t.id)}</td><td>{escape(t.backend)}"
+        f"{' <small>@' + escape(t.isa) + '</small>' if t.isa else ''}</td><td>"
         f"{_status(t.old)} → {_status(t.new)}</td><td>{escape(t.reason)}</td></tr>"
         for t in items[:LIST_LIMIT]
     )
@@ -142,6 +143,8 @@ def _baseline_html(diff: BaselineDiff) -> str:
         + _transitions("New records", diff.new)
         + _transitions("Removed records (failing in the baseline)", diff.removed)
         + _transitions("Not run (the new run says it was partial)", diff.not_run)
+        + _transitions("Other ISA level (the baseline ran these on another CPU class: not compared)",
+                       diff.other_level)
     )
 
 

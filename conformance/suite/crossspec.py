@@ -25,8 +25,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.ops.neutral import AUTO_PADS, FAMILIES, ROUNDINGS, Configuration, Inexpressible, Spelled, column, spell
+from conformance.suite.casefile import ID_PATTERN, CaseFileError, LoadedFile
 from conformance.suite.dtypes import DTYPE_NAMES
-from conformance.suite.loader import ID_PATTERN, CaseFileError, LoadedFile
 from conformance.suite.model import Case, TensorSpec
 
 FILE_KEYS = {"description", "defaults", "configurations"}

@@ -6,21 +6,19 @@ does not validate fails alone (``LoadedFile.errors``) and the file's other cases
 
 from __future__ import annotations
 
-import re
 import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from conformance.suite import depth, guards
+from conformance.suite.casefile import ID_PATTERN, CaseFileError, LoadedFile
 from conformance.suite.dtypes import DTYPE_NAMES, FLOAT_DTYPES
 from conformance.suite.irxml import IrXmlError, parse_layer
 from conformance.suite.model import DOMAINS, SOURCES, Case, SpecExample, TensorSpec
 from conformance.suite.published import PublishedTextError, read_literal
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 FILE_KEYS = {"op", "domain", "version", "versions", "cases", "defaults", "description", "import"}
 CASE_KEYS = {
     "id", "source", "attributes", "inputs", "outputs", "dtypes", "layouts", "tolerance", "tags", "expect",
@@ -29,26 +27,6 @@ CASE_KEYS = {
 TENSOR_KEYS = {"shape", "dtype", "data", "text", "random", "arange"}
 TOLERANCE_KEYS = {"atol", "rtol", "ulp", "scale", "backends"}
 LAYOUTS = ("NCX", "NXC")
-
-
-class CaseFileError(ValueError):
-    """A case file or case that does not follow the schema; str() names file, line and case id."""
-
-    def __init__(self, file: str, line: int, case_id: str | None, message: str):
-        self.file, self.line, self.case_id, self.message = file, line, case_id, message
-        where = f"{file}:{line}" if line else file
-        who = f" case {case_id!r}:" if case_id else ""
-        super().__init__(f"{where}:{who} {message}")
-
-
-@dataclass
-class LoadedFile:
-    path: str
-    op: str
-    domain: str
-    cases: list[Case] = field(default_factory=list)
-    errors: list[CaseFileError] = field(default_factory=list)
-    imports: list[dict[str, Any]] = field(default_factory=list)
 
 
 # libyaml's parser when PyYAML has it: parsing is most of collection time for big case files (same safe

@@ -14,7 +14,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 
-from conformance.suite.loader import CaseFileError, LoadedFile
+from conformance.suite.casefile import CaseFileError, LoadedFile
 from conformance.suite.model import Case
 
 IMPORT_KEYS = {"from", "pattern", "exclude"}

@@ -41,11 +41,11 @@ def test_bfloat16_is_unsupported_with_tracts_reason(backend):
 
 
 def test_cases_differing_only_in_values_share_one_prepared_model(backend):
-    before = backend._cache.misses, backend._cache.hits
+    before = backend._prepared.misses, backend._prepared.hits
     for seed_shape in ([1, 1, 7, 7], [1, 1, 7, 7]):
         assert run_backend(instance("ai.onnx", "AveragePool", 19, {"kernel_shape": [3, 3]}, seed_shape),
                            backend).status == "pass"
-    assert (backend._cache.misses - before[0], backend._cache.hits - before[1]) == (1, 1)
+    assert (backend._prepared.misses - before[0], backend._prepared.hits - before[1]) == (1, 1)
 
 
 def test_a_panic_in_tract_is_a_crash_record_under_isolation():

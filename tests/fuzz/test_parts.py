@@ -8,7 +8,8 @@ import pytest
 
 import conformance_reference as reference
 from conformance.fuzz import signature as sig
-from conformance.fuzz.draft import Draft, attributes, to_instance
+from conformance.fuzz.draft import Draft
+from conformance.fuzz.parts import attributes, to_instance
 from conformance.fuzz.shrink import candidates, shrink
 from conformance.fuzz.strategies import MUTATIONS, generate, profile
 from conformance.records import ResultRecord

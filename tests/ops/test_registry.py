@@ -15,7 +15,17 @@ from conformance.coverage import dimensions
 from conformance.fuzz.strategies import MUTATIONS, profile
 
 ROOT = Path(__file__).resolve().parents[2]
-OP_NAMES = re.compile(r"AveragePool|AvgPool|MaxPool|LpPool|avg_pool|max_pool|lp_pool|adaptive")
+
+
+def _op_name_pattern() -> re.Pattern:
+    """Every op name of the registry, as the specs spell it and in snake case (avg_pool, adaptive_max_pool): an
+    op added to the registry is looked for too."""
+    names = {entry.op for entry in ops.entries()}
+    snake = {re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower() for name in names}
+    return re.compile("|".join(sorted(map(re.escape, names | snake), key=len, reverse=True)))
+
+
+OP_NAMES = _op_name_pattern()
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -52,6 +62,12 @@ def test_the_core_names_no_operator():
     assert len(core) > 40
     hits = {p.relative_to(ROOT).as_posix(): sorted(op_names_in_code(p)) for p in core}
     assert {k: v for k, v in hits.items() if v} == {}
+
+
+def test_the_names_looked_for_come_from_the_registry():
+    for entry in ops.entries():
+        assert OP_NAMES.search(entry.op), entry.op
+    assert OP_NAMES.search("global_average_pool") and OP_NAMES.search("adaptive_max_pool")
 
 
 def test_the_check_finds_an_op_name(tmp_path):

@@ -70,7 +70,7 @@ def test_new_missing_and_unchanged() -> None:
     assert [t.id for t in diff.new_failing] == [born_bad.id]
     # A new failing key has nothing to regress from: visible, but not a gate failure.
     assert diff.counts() == {"regressions": 1, "fixes": 0, "changes": 0, "new": 2, "removed": 1, "not run": 0,
-                             "unchanged": 1}
+                             "other level": 0, "unchanged": 1}
 
 
 def test_a_partial_run_lists_missing_keys_as_not_run() -> None:
@@ -183,3 +183,32 @@ def test_an_unknown_status_is_failing_in_the_report_summary(tmp_path: Path) -> N
     assert summary.failing == 1 and summary.exit_code == 1 and "1 failing" in summary.text()
     html = (tmp_path / "out" / "index.html").read_text()
     assert '<div class="big bad"><b>1</b><span>failing</span>' in html
+
+
+def test_a_record_is_compared_only_at_its_own_isa_level() -> None:
+    """Like with like (docs/isa.md): a baseline from another CPU class is not a source of regressions."""
+    old, new = pair("pass", "error")
+    at = lambda r, level: dataclasses.replace(r, isa=level)  # noqa: E731
+    same = compare([at(new, "avx512_core_bf16")], [at(old, "avx512_core_bf16")])
+    assert [(t.id, t.isa) for t in same.regressions] == [(old.id, "avx512_core_bf16")]
+    other = compare([at(new, "avx512_core_bf16")], [at(old, "avx2")])
+    assert other.regressions == [] and other.exit_code == 0
+    assert [t.isa for t in other.other_level] == ["avx2"] and [t.new for t in other.new] == ["error"]
+    # an ISA column is compared with the same column of the baseline
+    axis = compare([dataclasses.replace(at(new, "avx2"), backend="openvino@avx2"), at(old, "avx512_core_bf16")],
+                   [dataclasses.replace(at(old, "avx2"), backend="openvino@avx2"), at(old, "avx512_core_bf16")])
+    assert [(t.backend, t.old, t.new) for t in axis.regressions] == [("openvino@avx2", "pass", "error")]
+
+
+def test_a_baseline_without_levels_is_compared_with_the_level_that_ran() -> None:
+    old, new = pair("pass", "fail")  # the baseline is an older run: no isa in its records
+    diff = compare([dataclasses.replace(new, isa="avx512_core_bf16")], [old])
+    assert [(t.old, t.new) for t in diff.regressions] == [("pass", "fail")] and not diff.other_level
+
+
+def test_a_backend_gone_from_every_level_is_still_missing() -> None:
+    old, _ = pair("pass", "pass")
+    other, _ = pair("pass", "pass", case="d")
+    diff = compare([dataclasses.replace(other, isa="avx2", backend="onnxruntime")],
+                   [dataclasses.replace(old, isa="avx2")])
+    assert [(t.backend, t.new) for t in diff.regressions if t.id == old.id] == [("openvino", None)]

@@ -1,0 +1,76 @@
+"""The base of every backend that runs the ONNX model the harness builds: onnxruntime, tract, onnx-reference,
+``onnx-backend:MODULE`` and IREE.
+
+``ai.onnx`` cases run as the single-node model (onnx_model.build_model); OpenVINO and oneDNN cases through an
+exact ONNX lowering where one exists (lowering/, ``last_lowering``). What differs per runtime is two steps:
+``prepare`` turns the model into what the runtime runs (a session, an optimised plan, a compiled module), kept
+per model content in one cache (model_cache.py: cases that differ only in their values share it), and
+``execute`` runs it on the inputs. The runner script under ``runners/`` (or the runtime's folder) is the same file
+an exported reproduction runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+from conformance.backends import lowering
+from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.export import export_onnx
+from conformance.backends.lowering import feed_inputs, onnx_model_for
+from conformance.backends.model_cache import ModelCache, content_hash, model_bytes
+from conformance.suite.model import CaseInstance
+
+
+class OnnxModelBackend(Backend):
+    #: the reproduction's runner script (``runners/<runner>.py`` unless ``runner_template`` names another file)
+    runner: str = ""
+    runner_template: Path | None = None
+    #: prepared models kept per backend instance (0: none kept, e.g. an evaluator with nothing to prepare)
+    prepared_cache_size: int = 16
+
+    def __init__(self) -> None:
+        self._prepared: ModelCache[Any] = ModelCache(self.prepared_cache_size)
+
+    def capabilities(self) -> dict[str, list[str]]:
+        return {**lowering.capabilities(), **self.runtime_capabilities()}
+
+    def runtime_capabilities(self) -> dict[str, list[str]]:
+        """What ``conformance backends`` shows beside the ops (provider, target, device)."""
+        return {}
+
+    def supports(self, case: CaseInstance) -> Support:
+        # geometry a lowering cannot match is found when the case runs (run() raises Unsupported with why)
+        return lowering.supports(case, self.name)
+
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        self.last_lowering = ""
+        model, feeds, self.last_lowering = onnx_model_for(case)
+        try:
+            if self.prepared_cache_size:
+                data = model_bytes(model)
+                prepared = self._prepared.get(content_hash(data), lambda: self.prepare(model, data))
+            else:
+                prepared = self.prepare(model, b"")
+            return self.execute(prepared, feed_inputs(inputs, feeds))
+        except NotImplementedError as exc:  # a gap the runtime declares: "unsupported", in its words
+            raise Unsupported(str(exc)) from None
+
+    def prepare(self, model: onnx.ModelProto, data: bytes) -> Any:
+        """What the runtime runs, from the model and its bytes without the graph name (``b""`` when nothing is
+        cached). Raises the runtime's rejection for a model it refuses. Default: the model itself."""
+        return model
+
+    def execute(self, prepared: Any, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        raise NotImplementedError(f"{type(self).__name__} does not execute models")
+
+    def runner_config(self) -> dict[str, Any]:
+        """What the reproduction's runner needs besides the model (provider, module)."""
+        return {}
+
+    def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
+        extra = {"template": self.runner_template} if self.runner_template is not None else {}
+        return export_onnx(case, folder, self.runner, self.runner_config(), **extra)
