@@ -194,7 +194,7 @@ def load_file(path: Path) -> list[Entry]:
         try:
             if not isinstance(isa, str | list):
                 raise machine.LevelError(f"isa must be a string or a list of levels, not {type(isa).__name__}")
-            if isa:
+            if "isa" in item:  # an empty condition would silently mean "every level"
                 machine.check_condition(isa)
         except machine.LevelError as exc:
             raise ExpectationsError(f"{where}: {exc}") from None

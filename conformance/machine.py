@@ -141,6 +141,8 @@ def check_condition(condition: str | list[str]) -> None:
         for level in condition:
             rank(level.strip())
         return
+    if not condition.strip():
+        raise LevelError("an empty isa condition: leave isa out to mean every level")
     for clause in condition.split(","):
         match = _CLAUSE.match(clause)
         if not match:

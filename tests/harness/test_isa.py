@@ -49,7 +49,7 @@ def test_condition_holds(condition, level, holds):
     assert machine.holds(condition, level) is holds
 
 
-@pytest.mark.parametrize("bad", [">=avx513", "=>avx2", ">= avx2 <avx512_core", [], [3]])
+@pytest.mark.parametrize("bad", [">=avx513", "=>avx2", ">= avx2 <avx512_core", [], [3], "", " "])
 def test_bad_condition_is_refused(bad):
     with pytest.raises(machine.LevelError):
         machine.check_condition(bad)
@@ -108,7 +108,9 @@ def test_entry_for_another_level_is_not_stale(tmp_path):
 
 
 @pytest.mark.parametrize("line, message", [("  isa: '>=avx3'\n", "unknown ISA level 'avx3'"),
-                                           ("  isa: 7\n", "isa must be a string or a list of levels")])
+                                           ("  isa: 7\n", "isa must be a string or a list of levels"),
+                                           ("  isa: []\n", "one or more level names"),
+                                           ("  isa: ''\n", "an empty isa condition")])
 def test_malformed_isa_names_file_and_line(tmp_path, line, message):
     with pytest.raises(ExpectationsError, match=rf"e\.yaml:2: entry 1: .*{message}"):
         book(tmp_path, line)
