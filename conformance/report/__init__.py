@@ -5,18 +5,16 @@ Reports read records only (never cases or backends), so they run anywhere the re
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from conformance.records import META, ResultRecord
+from conformance.records import ResultRecord, write_records
 
 from .baseline import BaselineDiff, Transition, compare, is_failing
 from .crossspec_html import render_cross_spec
-from .embed import FIELDS, finite
 from .html import render_html
 from .junit import write_junit
 from .matrix import build_matrix, format_terminal_matrix, printable
@@ -131,18 +129,6 @@ def check_outputs(out_dir: Path, files: list[Path]) -> None:
             raise ValueError(f"{path}: exists and is not a regular file; refusing to replace it")
 
 
-def record_json(record: ResultRecord) -> str:
-    """Same text as ResultRecord.to_json, without dataclasses.asdict's deep copy (the slowest step at 20k)."""
-    return json.dumps(finite({name: getattr(record, name) for name in FIELDS}), separators=(",", ":"))
-
-
-def _write_records(path: Path, records: list[ResultRecord], meta: dict[str, str]) -> None:
-    with path.open("w", encoding="utf-8") as out:
-        if meta:  # a merged file still says the run was interrupted or partial
-            out.write(json.dumps({META: meta}) + "\n")
-        out.writelines(record_json(r) + "\n" for r in records)
-
-
 def build_reports(
     result_files: list[Path],
     out_dir: Path,
@@ -165,7 +151,7 @@ def build_reports(
     check_outputs(out_dir, [html, junit, results, out_dir / CROSS_SPEC])
     out_dir.mkdir(parents=True, exist_ok=True)
     machines_meta = {"machines": merged.machines} if merged.machines else {}
-    _write_records(results, records, {**merged.meta, **machines_meta})
+    write_records(results, records, {**merged.meta, **machines_meta})  # the one record serializer
     write_junit(junit, records, name=title or "conformance", machines=merged.machines)
     when = generated or datetime.now(timezone.utc)
     cross = render_cross_spec(records, generated=when, index=html.name)
