@@ -10,7 +10,6 @@ from conformance.plugin.gate import pytest_collection_modifyitems  # noqa: F401
 from conformance.plugin.isa_axis import pytest_addoption as _isa_options
 from conformance.plugin.options import pytest_addoption as _options
 from conformance.plugin.results import (  # noqa: F401
-    pytest_runtest_logreport,
     pytest_runtest_makereport,
     pytest_sessionfinish,
     pytest_sessionstart,

@@ -48,11 +48,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     return report
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    state = _controller_state()
-    if state is None:
-        return
+class Controller:
+    """The records as the controller hears of them. ``pytest_runtest_logreport`` gets no config: this object,
+    registered for one session, holds that session's state (no module-level state shared between sessions)."""
+
+    NAME = "conformance-controller"
+
+    def __init__(self, state) -> None:  # noqa: ANN001 - state.State (a circular import at runtime)
+        self.state = state
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        _collect(self.state, report)
+
+
+def _collect(state, report: pytest.TestReport) -> None:  # noqa: ANN001
     payload = getattr(report, "conformance_record", None)
     if payload is not None:
         record = ResultRecord.from_dict(json.loads(payload))
@@ -83,19 +93,14 @@ def _junit_names(config: pytest.Config, report: pytest.TestReport, record: Resul
     reporter.add_attribute("name", record.item_id)
 
 
-_STATE = []  # the controller's state, set at session start (hooks like logreport get no config)
-
-
-def _controller_state():
-    return _STATE[-1] if _STATE else None
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     state = session.config.stash.get(state_key, None)
     if state is None:
         return
-    _STATE.append(state)
+    manager = session.config.pluginmanager
+    if manager.get_plugin(Controller.NAME) is None:
+        manager.register(Controller(state), Controller.NAME)
     if session.config.option.collectonly:
         return  # nothing runs, nothing is written: the previous run's results and reports stay together
     if not hasattr(session.config, "workerinput"):  # before xdist starts its workers (its hook is trylast)
