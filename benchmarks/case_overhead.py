@@ -101,7 +101,7 @@ def measure(repeats: int = 5) -> dict[str, float]:
 def _measure(repeats: int) -> dict[str, float]:
     import onnxruntime as ort
 
-    from conformance.backends.onnxruntime_backend import OnnxRuntimeBackend
+    from conformance.backends.onnxruntime.backend import OnnxRuntimeBackend
 
     ort.set_default_logger_severity(4)  # the negative cases' rejections would print on both sides
     items = instances("ai.onnx")

@@ -20,7 +20,6 @@ from conformance.backends.base import Unsupported
 from conformance.backends.lowering import onnx_model_for
 from conformance.suite.model import CaseInstance
 
-RUNNERS = Path(__file__).with_name("runners")
 HARNESS = ("conformance", "reference")
 
 
@@ -50,12 +49,14 @@ def write_runner(template: Path, folder: Path, name: str, config: dict[str, Any]
     return [f"{name}.py", f"{name}.json"]
 
 
-def export_onnx(case: CaseInstance, folder: Path, runner: str, config: dict[str, Any],
-                template: Path | None = None, lowered: bool = True) -> dict[str, Any]:
-    """Write ``model.onnx`` (the harness's model, lowered for other domains when ``lowered``) and the runner.
+def export_onnx(case: CaseInstance, folder: Path, template: Path, config: dict[str, Any],
+                lowered: bool = True) -> dict[str, Any]:
+    """Write ``model.onnx`` (the harness's model, lowered for other domains when ``lowered``) and the runner
+    script ``template`` (the backend's own, beside it), its settings in ``<runner>.json``.
 
-    ``config`` gets ``model`` and ``feeds``; the runner template defaults to ``runners/<runner>.py``.
+    ``config`` gets ``model`` and ``feeds``.
     """
+    runner = template.stem
     if lowered:
         model, feeds, lowering = onnx_model_for(case)
     else:
@@ -63,7 +64,7 @@ def export_onnx(case: CaseInstance, folder: Path, runner: str, config: dict[str,
 
         model, feeds, lowering = build_model(case, check=not case.expect_error), len(case.inputs), ""
     onnx.save_model(model, str(folder / "model.onnx"))
-    files = ["model.onnx", *write_runner(template or RUNNERS / f"{runner}.py", folder, runner,
+    files = ["model.onnx", *write_runner(template, folder, runner,
                                          {"model": "model.onnx", "feeds": feeds, **config})]
     return {"runner": f"{runner}.py", "files": files, "format": "onnx", "feeds": feeds, "lowering": lowering,
             "opset": [[o.domain, o.version] for o in model.opset_import]}

@@ -5,8 +5,8 @@
 exact ONNX lowering where one exists (lowering/, ``last_lowering``). What differs per runtime is two steps:
 ``prepare`` turns the model into what the runtime runs (a session, an optimised plan, a compiled module), kept
 per model content in one cache (model_cache.py: cases that differ only in their values share it), and
-``execute`` runs it on the inputs. The runner script under ``runners/`` (or the runtime's folder) is the same file
-an exported reproduction runs.
+``execute`` runs it on the inputs. Each runtime is a package holding its backend and its runner script
+(``run_<runtime>.py``: the code the backend runs with, and the same file an exported reproduction runs).
 """
 
 from __future__ import annotations
@@ -26,9 +26,8 @@ from conformance.suite.model import CaseInstance
 
 
 class OnnxModelBackend(Backend):
-    #: the reproduction's runner script (``runners/<runner>.py`` unless ``runner_template`` names another file)
-    runner: str = ""
-    runner_template: Path | None = None
+    #: the runner script beside the backend (``Path(__file__).with_name("run_<runtime>.py")``)
+    runner: Path = Path()
     #: prepared models kept per backend instance (0: none kept, e.g. an evaluator with nothing to prepare)
     prepared_cache_size: int = 16
 
@@ -72,5 +71,4 @@ class OnnxModelBackend(Backend):
         return {}
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
-        extra = {"template": self.runner_template} if self.runner_template is not None else {}
-        return export_onnx(case, folder, self.runner, self.runner_config(), **extra)
+        return export_onnx(case, folder, self.runner, self.runner_config())

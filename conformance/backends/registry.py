@@ -41,7 +41,7 @@ def create(spec: str) -> Backend:
     """``NAME`` or ``NAME:ARG`` (e.g. ``onnxruntime:CUDAExecutionProvider``, ``onnx-backend:my_module``)."""
     name, _, arg = spec.partition(":")
     if name == "onnx-backend":
-        from conformance.backends.onnx_backend_adapter import OnnxBackendAdapter
+        from conformance.backends.onnx_backend.backend import OnnxBackendAdapter
 
         return OnnxBackendAdapter(arg)
     eps = entry_points()

@@ -3,6 +3,8 @@ the runtime declares is unsupported."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from backend_instances import instance
@@ -15,7 +17,7 @@ class Counting(OnnxModelBackend):
     """Runs the model with onnx.reference; counts preparations."""
 
     name = "counting"
-    runner = "run_onnx_reference"
+    runner = Path(__file__).parents[2] / "conformance" / "backends" / "onnx_reference" / "run_onnx_reference.py"
 
     def __init__(self, cache: int = 16, gap: bool = False) -> None:
         self.prepared_cache_size, self.gap, self.prepared_models = cache, gap, 0
@@ -28,7 +30,7 @@ class Counting(OnnxModelBackend):
         return model
 
     def execute(self, prepared, inputs):
-        from conformance.backends.runners.run_onnx_reference import evaluate
+        from conformance.backends.onnx_reference.run_onnx_reference import evaluate
 
         return evaluate(prepared, inputs)
 
@@ -59,7 +61,7 @@ def test_other_domains_run_through_the_lowering():
 
 
 def test_onnxruntime_shares_one_session_between_equal_models():
-    from conformance.backends.onnxruntime_backend import OnnxRuntimeBackend
+    from conformance.backends.onnxruntime.backend import OnnxRuntimeBackend
 
     backend = OnnxRuntimeBackend()
     for shape in ([1, 1, 7, 7], [1, 1, 7, 7]):

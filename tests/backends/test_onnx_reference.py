@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import yaml
 
-from conformance.backends.onnx_reference_backend import OnnxReferenceBackend
+from conformance.backends.onnx_reference.backend import OnnxReferenceBackend
 from conformance.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
@@ -74,7 +74,7 @@ def test_numpy_warnings_of_the_evaluation_stay_quiet_and_the_values_are_compared
     it returns is still its answer, compared and recorded, without a RuntimeWarning reaching the run's output."""
     from onnx import TensorProto, helper
 
-    from conformance.backends.runners.run_onnx_reference import evaluate
+    from conformance.backends.onnx_reference.run_onnx_reference import evaluate
 
     node = helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2], pads=[0, 3], ceil_mode=0)
     graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3])],

@@ -14,7 +14,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from conformance.backends.runners import run_onnxruntime as runner
+from conformance.backends.onnxruntime import run_onnxruntime as runner
 
 
 def _pool(dtype: int, op: str = "AveragePool", opset: int = 19) -> bytes:
@@ -80,7 +80,7 @@ def ort():
 
 
 def test_backend_version_and_capabilities(ort):
-    from conformance.backends.onnxruntime_openvino import OnnxRuntimeOpenVinoBackend
+    from conformance.backends.onnxruntime.openvino_ep import OnnxRuntimeOpenVinoBackend
 
     backend = OnnxRuntimeOpenVinoBackend()
     assert backend.name == "onnxruntime-openvino" and backend.isolate
@@ -119,7 +119,7 @@ def test_without_the_guard_onnxruntime_falls_back_silently(ort):
 
 def test_backend_records_unsupported_for_float64(ort):
     from conformance.backends.base import Unsupported
-    from conformance.backends.onnxruntime_openvino import OnnxRuntimeOpenVinoBackend
+    from conformance.backends.onnxruntime.openvino_ep import OnnxRuntimeOpenVinoBackend
 
     backend = OnnxRuntimeOpenVinoBackend()
     model = onnx.load_from_string(_pool(TensorProto.DOUBLE))

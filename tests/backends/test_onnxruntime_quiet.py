@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.backends.runners.run_onnxruntime import create_session
+from conformance.backends.onnxruntime.run_onnxruntime import create_session
 
 ort = pytest.importorskip("onnxruntime")
 

@@ -9,7 +9,7 @@ from conformance.runner import run_backend
 
 pytest.importorskip("tract")
 
-from conformance.backends.tract_backend import TractBackend  # noqa: E402
+from conformance.backends.tract.backend import TractBackend  # noqa: E402
 
 
 @pytest.fixture(scope="module")

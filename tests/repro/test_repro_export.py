@@ -17,9 +17,9 @@ from conformance.repro import safe_name
 BACKENDS = Path(backends_package.__file__).parent
 #: runner written into a reproduction -> the harness file it is a verbatim copy of
 SOURCES = {
-    "run_onnxruntime.py": BACKENDS / "runners" / "run_onnxruntime.py",
-    "run_onnx_reference.py": BACKENDS / "runners" / "run_onnx_reference.py",
-    "run_onnx_backend.py": BACKENDS / "runners" / "run_onnx_backend.py",
+    "run_onnxruntime.py": BACKENDS / "onnxruntime" / "run_onnxruntime.py",
+    "run_onnx_reference.py": BACKENDS / "onnx_reference" / "run_onnx_reference.py",
+    "run_onnx_backend.py": BACKENDS / "onnx_backend" / "run_onnx_backend.py",
     "run_openvino.py": BACKENDS / "openvino" / "runtime.py",
     "run_onednn.py": BACKENDS / "onednn" / "run_onednn.py",
 }

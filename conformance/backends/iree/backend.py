@@ -27,8 +27,7 @@ class IreeBackend(OnnxModelBackend):
     name = "iree"
     isolate = True  # generated native code runs in this process: a bad kernel would take the harness down
     description = "IREE: iree-import-onnx -> iree-compile (llvm-cpu, generic x86-64) -> runtime local-sync"
-    runner = "run_iree"
-    runner_template = HERE / "run_iree.py"
+    runner = HERE / "run_iree.py"
     #: loaded modules (runtime contexts) kept; the compiled bytes are all kept (cache.py, on disk when asked)
     prepared_cache_size = 16
 

@@ -3,17 +3,18 @@
 A second opinion from the ONNX project's own Python evaluator, not our oracle (reference/ is): its known
 divergences (docs/spec-notes.md, docs/backends.md) show up as failures like any backend's. OpenVINO and oneDNN cases
 run through an exact ONNX lowering where one exists (lowering/); ``last_lowering`` says which was used. The
-evaluation itself is runners/run_onnx_reference.py, the same file an exported reproduction runs.
+evaluation itself is onnx_reference/run_onnx_reference.py, the same file an exported reproduction runs.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.backends.runners.run_onnx_reference import evaluate
+from conformance.backends.onnx_reference.run_onnx_reference import evaluate
 
 
 class OnnxReferenceBackend(OnnxModelBackend):
@@ -24,7 +25,7 @@ class OnnxReferenceBackend(OnnxModelBackend):
     #: null or negative"). Its IndexError/ValueError/OverflowError from deep inside an op's NumPy code are not a
     #: rejection: they are errors, listed in expectations/onnx-reference.yaml (it accepts invalid models).
     rejection_types = (RuntimeError,)
-    runner = "run_onnx_reference"
+    runner = Path(__file__).with_name("run_onnx_reference.py")
     prepared_cache_size = 0  # the evaluator is built per run: nothing worth keeping
 
     def __init__(self) -> None:

@@ -1,22 +1,23 @@
 """onnxruntime: runs ``ai.onnx`` cases as checked single-node models on one execution provider (CPU default);
 OpenVINO and oneDNN cases through an exact ONNX lowering where one exists (lowering/, ``last_lowering``).
-Sessions are made and run by runners/run_onnxruntime.py, the same file an exported reproduction runs."""
+Sessions are made and run by onnxruntime/run_onnxruntime.py, the same file an exported reproduction runs."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnx
 
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.backends.runners.run_onnxruntime import create_session, run_session
+from conformance.backends.onnxruntime.run_onnxruntime import create_session, run_session
 
 
 class OnnxRuntimeBackend(OnnxModelBackend):
     name = "onnxruntime"
     description = "onnxruntime InferenceSession (ai.onnx cases; --backend=onnxruntime:PROVIDER)"
-    runner = "run_onnxruntime"
+    runner = Path(__file__).with_name("run_onnxruntime.py")
     #: sessions kept: cases that differ only in their values (dtype, attributes and shapes equal, e.g. several
     #: seeds or literal examples of one geometry) build the same model and share one session
     prepared_cache_size = 16

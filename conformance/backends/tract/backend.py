@@ -2,27 +2,28 @@
 
 ``ai.onnx`` cases run as the harness's single-node model (onnx_model.build_model); OpenVINO and oneDNN cases
 through an exact ONNX lowering where one exists (lowering/, ``last_lowering``). tract loads, analyses and
-optimises each model (runners/run_tract.py, the same file an exported reproduction runs); prepared models are
+optimises each model (tract/run_tract.py, the same file an exported reproduction runs); prepared models are
 kept per content (onnx_base.py). Native code: isolated under ``--isolation=auto``.
 """
 
 from __future__ import annotations
 
 import tempfile
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnx
 
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.backends.runners.run_tract import load, run_runnable
+from conformance.backends.tract.run_tract import load, run_runnable
 
 
 class TractBackend(OnnxModelBackend):
     name = "tract"
     isolate = True  # a Rust panic across the C ABI aborts the process
     description = "tract (Sonos, Rust) ONNX loader + optimiser via its Python bindings (ai.onnx, lowered cases)"
-    runner = "run_tract"
+    runner = Path(__file__).with_name("run_tract.py")
     #: runnables kept (a small model prepares in ~1 ms; this saves the load, not much more)
     prepared_cache_size = 16
 

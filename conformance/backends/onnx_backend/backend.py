@@ -1,21 +1,23 @@
 """``--backend=onnx-backend:MODULE``: any module implementing ``onnx.backend.base.Backend`` (prepare/run) runs
 the ONNX model the harness builds, so existing ONNX backends plug in without code. The call itself is
-runners/run_onnx_backend.py, which an exported reproduction runs too."""
+onnx_backend/run_onnx_backend.py, which an exported reproduction runs too."""
 
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from conformance.backends.base import NOT_REJECTIONS, Rejected
+from conformance.backends.onnx_backend.run_onnx_backend import run_prepared
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.backends.runners.run_onnx_backend import run_prepared
 
 
 class OnnxBackendAdapter(OnnxModelBackend):
-    runner = "run_onnx_backend"  # the reproduction imports the same module: it needs it installed (else exit 2)
+    #: the reproduction imports the same module: it needs it installed (else the script exits 2)
+    runner = Path(__file__).with_name("run_onnx_backend.py")
     prepared_cache_size = 0  # the module's prepare() runs with its run(), as onnx.backend's own tests call them
 
     def __init__(self, module: str):

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from conformance.backends.onnxruntime_backend import OnnxRuntimeBackend
-from conformance.backends.runners.run_onnxruntime import NO_CPU_FALLBACK
+from conformance.backends.onnxruntime.backend import OnnxRuntimeBackend
+from conformance.backends.onnxruntime.run_onnxruntime import NO_CPU_FALLBACK
 
 PROVIDER = "OpenVINOExecutionProvider"
 DISTRIBUTION = "onnxruntime-openvino"

@@ -1,0 +1,1 @@
+"""``onnx-backend:MODULE``: any onnx.backend.base.Backend module."""

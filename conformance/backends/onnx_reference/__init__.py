@@ -1,0 +1,1 @@
+"""onnx.reference.ReferenceEvaluator, the ONNX project's Python evaluator."""

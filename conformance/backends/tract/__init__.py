@@ -1,0 +1,1 @@
+"""tract, Sonos' Rust ONNX engine."""
