@@ -10,14 +10,37 @@ from pathlib import Path
 
 import pytest
 
-from conformance.plugin import progress
 from conformance.plugin.items import BrokenCase, CaseFile
-from conformance.plugin.session import create_state
 from conformance.plugin.state import default_case_dirs, state_key
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "operator conformance suite")
+    group.addoption(
+        "--backend", action="append", default=[], metavar="NAME",
+        help="run the cases on backend NAME (repeatable, comma lists; 'all' = every installed backend; "
+        "NAME:ARG passes an argument, e.g. onnxruntime:CUDAExecutionProvider, onnx-backend:MODULE)",
+    )
+    group.addoption(
+        "--cases", action="append", default=[], metavar="DIR",
+        help="case folder or file added to the shipped corpus (repeatable; --no-default-cases: instead of it)",
+    )
+    group.addoption("--no-default-cases", action="store_true", help="leave out the shipped corpus")
+    group.addoption("--no-reference", action="store_true", help="skip the 'reference' column items")
+    group.addoption(
+        "--max-tensor-elements", type=int, default=None, metavar="N",
+        help="a case tensor with more elements is a collection error (default 4194304; "
+        "env CONFORMANCE_MAX_TENSOR_ELEMENTS)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: an operator conformance case item")
+    # the features this one starts, imported when used: pytest registers each as a plugin of its own (and marks
+    # it for assertion rewriting as it imports it)
+    from conformance.plugin import progress
+    from conformance.plugin.session import create_state
+
     progress.register(config)
     backends = config.getoption("backend", default=[]) or []
     extra = [Path(p).resolve() for p in (config.getoption("cases", default=[]) or [])]

@@ -10,6 +10,21 @@ import pytest
 from conformance.plugin.state import state_key
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "operator conformance suite")
+    group.addoption(
+        "--expectations", action="append", default=[], metavar="FILE",
+        help="expectations file (known divergences, strict xfail), added to the shipped expectations/<backend>.yaml "
+        "(repeatable; --no-default-expectations: instead of them)",
+    )
+    group.addoption("--no-default-expectations", action="store_true", help="leave out the shipped expectations files")
+    group.addoption(
+        "--strict-expectations", action="store_true",
+        help="fail the run when an expectations entry matches no item (stale lists must not rot)",
+    )
+    group.addoption("--shard", default=None, metavar="I/N", help="run only shard I of N (balanced by case cost)")
+
+
 def default_expectation_files(config: pytest.Config, backends: list[str]) -> list[Path]:
     """The shipped ``expectations/<backend>.yaml`` of each selected backend (package data, or the checkout's)."""
     from conformance.shipped import expectation_file

@@ -9,6 +9,14 @@ import time
 
 import pytest
 
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "operator conformance suite")
+    group.addoption(
+        "--progress", action="store_true",
+        help="show done/total, elapsed time and the running item (a bar on a terminal, a line every 30 s elsewhere)",
+    )
+
 INTERVAL_S = 30.0  # between lines when the output is not a terminal
 REDRAW_S = 0.1  # at most ten redraws a second on a terminal
 

@@ -17,6 +17,14 @@ from conformance.plugin.state import state_key
 from conformance.records import STATUSES, ResultRecord, write_records
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "operator conformance suite")
+    group.addoption(
+        "--results", default=None, metavar="FILE",
+        help="write result records (JSON lines) here; default reports/results.jsonl of the folder pytest runs from",
+    )
+
+
 def results_path(config: pytest.Config) -> Path:
     # default: reports/ of the folder pytest ran from, like `conformance run` (pytest's rootdir depends on which
     # arguments look like paths: `--cases X` and `--cases=X` would pick different ones)

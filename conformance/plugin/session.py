@@ -8,8 +8,28 @@ from pathlib import Path
 
 import pytest
 
+from conformance.plugin.checks import memory_size, seconds
 from conformance.plugin.state import State
 from conformance.records import base_backend
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "operator conformance suite")
+    group.addoption(
+        "--case-timeout", type=seconds, default=60.0, metavar="SECONDS",
+        help="an isolated backend that gives no result within SECONDS is killed: status timeout (0: no limit)",
+    )
+    group.addoption(
+        "--worker-memory", type=memory_size, default=None, metavar="SIZE",
+        help="an isolated backend's worker holding more resident memory is killed: status crash (e.g. 4G, 512M; "
+        "0: no limit; default 4G or env CONFORMANCE_WORKER_MEMORY)",
+    )
+    group.addoption(
+        "--isolation", choices=("auto", "process", "none"), default="auto",
+        help="run backends in worker processes: auto = every third-party backend and our native ones that can abort "
+        "(default), process = all, "
+        "none = in-process (a crash ends the run)",
+    )
 
 
 def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
