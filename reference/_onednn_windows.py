@@ -19,6 +19,7 @@ import numpy as np
 from ._entry import require_output
 from ._errors import SpecViolation, check_rank, check_unknown_attributes, enum_attr, int_list
 from ._windows import Axis, make_axes
+from .schema import Attribute
 
 #: The library spelling (None, SAME_UPPER, ...) and the documented lowercase one, as synonyms.
 AUTO_PAD = {
@@ -27,6 +28,19 @@ AUTO_PAD = {
 }
 COMMON_REQUIRED = ("kernel", "strides", "pads_begin", "pads_end")
 COMMON_OPTIONAL = ("rounding_type", "auto_pad", "data_format")
+#: the spellings of auto_pad the specs' attribute table lists
+AUTO_PAD_VALUES = ("None", "SAME_UPPER", "SAME_LOWER", "VALID")
+
+
+def common_attributes(*extra_required: Attribute, dilations: bool) -> tuple[Attribute, ...]:
+    """The attributes both oneDNN Graph pooling ops define (required ones first, in the order messages name them)."""
+    return (
+        *(Attribute(name, "ints", required=True) for name in COMMON_REQUIRED), *extra_required,
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil")),
+        Attribute("auto_pad", "enum", default="None", values=AUTO_PAD_VALUES),
+        *((Attribute("dilations", "ints", default="1 per axis"),) if dilations else ()),
+        Attribute("data_format", "enum", default="NXC", values=("NXC", "NCX")),
+    )
 
 
 def ncx_shape(shape: Sequence[int], attributes: dict[str, Any]) -> tuple[tuple[int, ...], bool]:

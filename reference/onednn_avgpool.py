@@ -19,8 +19,7 @@ import numpy as np
 from ._errors import SpecViolation, bool_attr, check_float_input
 from ._onednn_windows import (
     AUTO_PAD,
-    COMMON_OPTIONAL,
-    COMMON_REQUIRED,
+    common_attributes,
     from_ncx,
     ncx_shape,
     onednn_axes,
@@ -28,12 +27,17 @@ from ._onednn_windows import (
     to_ncx,
 )
 from ._windows import Axis, Divisor, max_window_elements, pool_average
+from .schema import Attribute, Port, Schema
 
 __all__ = ["AUTO_PAD", "OP", "VERSIONS", "evaluate", "output_shapes", "supported_dtypes", "window_elements"]
 
 OP = "AvgPool"
-VERSIONS = (1,)
-REQUIRED = (*COMMON_REQUIRED, "exclude_pad")
+SCHEMA = Schema("onednn", OP, (1,),
+                attributes=common_attributes(Attribute("exclude_pad", "bool", required=True), dilations=False),
+                inputs=(Port("src"),), outputs=(Port("dst"),))
+VERSIONS = SCHEMA.versions
+REQUIRED = SCHEMA.required_names(1)
+OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -41,7 +45,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 
 def _geometry(shape_ncx: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:
-    axes = onednn_axes(f"{OP}-1", shape_ncx, attributes, REQUIRED, COMMON_OPTIONAL, dilations=False)
+    axes = onednn_axes(f"{OP}-1", shape_ncx, attributes, REQUIRED, OPTIONAL, dilations=False)
     exclude = bool_attr(attributes["exclude_pad"], "exclude_pad")
     return axes, Divisor.INPUT if exclude else Divisor.KERNEL
 

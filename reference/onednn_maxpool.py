@@ -23,13 +23,17 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation, check_float_input
-from ._onednn_windows import COMMON_OPTIONAL, COMMON_REQUIRED, from_ncx, ncx_shape, onednn_axes, output_shape, to_ncx
+from ._onednn_windows import common_attributes, from_ncx, ncx_shape, onednn_axes, output_shape, to_ncx
 from ._windows import Axis, max_window_elements
 from .onnx_maxpool import pool_max
+from .schema import Port, Schema
 
 OP = "MaxPool"
-VERSIONS = (1,)
-OPTIONAL = (*COMMON_OPTIONAL, "dilations")
+SCHEMA = Schema("onednn", OP, (1,), attributes=common_attributes(dilations=True),
+                inputs=(Port("src"),), outputs=(Port("dst"),))
+VERSIONS = SCHEMA.versions
+REQUIRED = SCHEMA.required_names(1)
+OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -37,7 +41,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 
 def _geometry(shape_ncx: Sequence[int], attributes: dict[str, Any]) -> list[Axis]:
-    return onednn_axes(f"{OP}-1", shape_ncx, attributes, COMMON_REQUIRED, OPTIONAL, dilations=True)
+    return onednn_axes(f"{OP}-1", shape_ncx, attributes, REQUIRED, OPTIONAL, dilations=True)
 
 
 def output_shapes(

@@ -21,9 +21,19 @@ from ._entry import windowed_op
 from ._errors import flag_attr
 from ._onnx_windows import onnx_axes
 from ._windows import Axis, Divisor
+from .schema import Attribute, Port, Schema, onnx_window_attributes
 
 OP = "AveragePool"
-VERSIONS = (1, 7, 10, 11, 19, 22)
+SCHEMA = Schema(
+    "ai.onnx", OP, (1, 7, 10, 11, 19, 22),
+    attributes=(
+        *onnx_window_attributes(dilations_since=19),
+        Attribute("count_include_pad", "flag", default=0, values=(0, 1), since=7),
+        Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=10),
+    ),
+    inputs=(Port("X"),), outputs=(Port("Y"),),
+)
+VERSIONS = SCHEMA.versions
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -31,19 +41,8 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
     return ("bfloat16", *base) if since >= 22 else base
 
 
-def _allowed_attributes(since: int) -> list[str]:
-    names = ["auto_pad", "kernel_shape", "pads", "strides"]
-    if since >= 7:
-        names.append("count_include_pad")
-    if since >= 10:
-        names.append("ceil_mode")
-    if since >= 19:
-        names.append("dilations")
-    return names
-
-
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:
-    axes = onnx_axes(f"{OP}-{since}", since, shape, attributes, _allowed_attributes(since))
+    axes = onnx_axes(f"{OP}-{since}", since, shape, attributes, SCHEMA.attribute_names(since))
     include_pad = flag_attr(attributes.get("count_include_pad", 0), "count_include_pad")
     return axes, Divisor.PADDED if include_pad else Divisor.INPUT
 

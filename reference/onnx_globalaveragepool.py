@@ -14,9 +14,11 @@ import numpy as np
 from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._windows import to_dtype
+from .schema import Port, Schema
 
 OP = "GlobalAveragePool"
-VERSIONS = (1, 22)
+SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),))
+VERSIONS = SCHEMA.versions
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -25,7 +27,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 
 def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> None:
-    check_unknown_attributes(attributes, [], f"{OP}-{since}")
+    check_unknown_attributes(attributes, SCHEMA.attribute_names(since), f"{OP}-{since}")
     check_rank(shape, 3, None)
 
 

@@ -17,9 +17,12 @@ import numpy as np
 from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._pnorm import exponent, pnorm, round_to, work_dtype
+from .onnx_lppool import P_ATTRIBUTE
+from .schema import Port, Schema
 
 OP = "GlobalLpPool"
-VERSIONS = (1, 2, 22)
+SCHEMA = Schema("ai.onnx", OP, (1, 2, 22), attributes=P_ATTRIBUTE, inputs=(Port("X"),), outputs=(Port("Y"),))
+VERSIONS = SCHEMA.versions
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -29,7 +32,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> float:
     op = f"{OP}-{since}"
-    check_unknown_attributes(attributes, ["p"], op)
+    check_unknown_attributes(attributes, SCHEMA.attribute_names(since), op)
     check_rank(shape, 3, None)
     return exponent(since, attributes, op)
 

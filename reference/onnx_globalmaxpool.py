@@ -15,9 +15,11 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
 from ._global_windows import shape_functions
+from .schema import Port, Schema
 
 OP = "GlobalMaxPool"
-VERSIONS = (1, 22)
+SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),))
+VERSIONS = SCHEMA.versions
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -26,7 +28,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 
 def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> None:
-    check_unknown_attributes(attributes, [], f"{OP}-{since}")
+    check_unknown_attributes(attributes, SCHEMA.attribute_names(since), f"{OP}-{since}")
     check_rank(shape, 3, None)
 
 

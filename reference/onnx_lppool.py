@@ -26,10 +26,22 @@ from ._errors import SpecViolation, one_float_input
 from ._onnx_windows import onnx_axes
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 from ._windows import Axis, max_window_elements
+from .schema import Attribute, Port, Schema, onnx_window_attributes
 
 OP = "LpPool"
-VERSIONS = (1, 2, 11, 18, 22)
-CEIL_AND_DILATIONS = 18
+CEIL_AND_DILATIONS, INT_P = 18, 2
+#: p is a FLOAT at version 1 and an INT from 2 (GlobalLpPool's too)
+P_ATTRIBUTE = (Attribute("p", "float", default=2.0, until=INT_P - 1), Attribute("p", "int", default=2, since=INT_P))
+SCHEMA = Schema(
+    "ai.onnx", OP, (1, 2, 11, 18, 22),
+    attributes=(
+        *onnx_window_attributes(dilations_since=CEIL_AND_DILATIONS),
+        *P_ATTRIBUTE,
+        Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=CEIL_AND_DILATIONS),
+    ),
+    inputs=(Port("X"),), outputs=(Port("Y"),),
+)
+VERSIONS = SCHEMA.versions
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -37,16 +49,9 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
     return ("bfloat16", *base) if since >= 22 else base
 
 
-def _allowed_attributes(since: int) -> list[str]:
-    names = ["auto_pad", "kernel_shape", "p", "pads", "strides"]
-    if since >= CEIL_AND_DILATIONS:
-        names += ["ceil_mode", "dilations"]
-    return names
-
-
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], float]:
     op = f"{OP}-{since}"
-    axes = onnx_axes(op, since, shape, attributes, _allowed_attributes(since))
+    axes = onnx_axes(op, since, shape, attributes, SCHEMA.attribute_names(since))
     return axes, exponent(since, attributes, op)
 
 

@@ -35,9 +35,19 @@ import numpy as np
 from ._errors import SpecViolation, flag_attr
 from ._onnx_windows import onnx_axes
 from ._windows import Axis, max_window_elements
+from .schema import Attribute, Port, Schema, onnx_window_attributes
 
 OP = "MaxPool"
-VERSIONS = (1, 8, 10, 11, 12, 22)
+SCHEMA = Schema(
+    "ai.onnx", OP, (1, 8, 10, 11, 12, 22),
+    attributes=(
+        *onnx_window_attributes(dilations_since=10),
+        Attribute("storage_order", "flag", default=0, values=(0, 1), since=8),
+        Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=10),
+    ),
+    inputs=(Port("X"),), outputs=(Port("Y"), Port("Indices", dtype="int64", since=8, of_values=0)),
+)
+VERSIONS = SCHEMA.versions
 _DTYPES = {
     "float16": np.dtype(np.float16),
     "float32": np.dtype(np.float32),
@@ -57,18 +67,9 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
     return names
 
 
-def _allowed_attributes(since: int) -> list[str]:
-    names = ["auto_pad", "kernel_shape", "pads", "strides"]
-    if since >= 8:
-        names.append("storage_order")
-    if since >= 10:
-        names += ["ceil_mode", "dilations"]
-    return names
-
-
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], int]:
     """(per-axis windows, storage_order) or SpecViolation."""
-    axes = onnx_axes(f"{OP}-{since}", since, shape, attributes, _allowed_attributes(since))
+    axes = onnx_axes(f"{OP}-{since}", since, shape, attributes, SCHEMA.attribute_names(since))
     storage_order = flag_attr(attributes.get("storage_order", 0), "storage_order")
     return axes, int(storage_order)
 

@@ -15,9 +15,12 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
 from ._windows import to_dtype
+from .schema import Port, Schema
 
 OP = "AdaptiveAvgPool"
-VERSIONS = (8,)
+SCHEMA = Schema("openvino", OP, (8,), inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
+                outputs=(Port("output"),))
+VERSIONS = SCHEMA.versions
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -25,7 +28,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 
 def _output_size(since: int, shape: tuple[int, ...], attributes: dict[str, Any], value: Any) -> list[int]:
-    check_unknown_attributes(attributes, [], f"{OP}-{since}")
+    check_unknown_attributes(attributes, SCHEMA.attribute_names(since), f"{OP}-{since}")
     check_rank(shape, 3, 5)
     if value is None:
         raise ValueError(f"{OP}-{since}: the value of input 1 (output_size) is needed to infer the output shape")

@@ -22,9 +22,16 @@ from ._maxwindows import tap_positions
 from .openvino_adaptive_avgpool import _bounds
 from .openvino_adaptive_avgpool import _output_size as _avg_output_size
 from .openvino_maxpool import INDEX_TYPES, select
+from .schema import Attribute, Port, Schema
 
 OP = "AdaptiveMaxPool"
-VERSIONS = (8,)
+SCHEMA = Schema(
+    "openvino", OP, (8,),
+    attributes=(Attribute("index_element_type", "enum", default="i64", values=tuple(INDEX_TYPES)),),
+    inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
+    outputs=(Port("output"), Port("indices", dtype="int64", of_values=0, dtype_attribute="index_element_type")),
+)
+VERSIONS = SCHEMA.versions
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -32,7 +39,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 
 def _output_size(since: int, shape: tuple[int, ...], attributes: dict[str, Any], value: Any) -> list[int]:
-    check_unknown_attributes(attributes, ["index_element_type"], f"{OP}-{since}")
+    check_unknown_attributes(attributes, SCHEMA.attribute_names(since), f"{OP}-{since}")
     enum_attr(attributes.get("index_element_type", "i64"), "index_element_type", tuple(INDEX_TYPES))
     check_rank(shape, 3, 5)
     if value is None:

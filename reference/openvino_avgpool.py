@@ -24,11 +24,28 @@ from ._errors import (
     int_list,
 )
 from ._windows import Axis, Divisor, make_axes
+from .schema import OV_AUTO_PAD, Attribute, Port, Schema
 
 OP = "AvgPool"
-VERSIONS = (1, 14, 16)
-AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
-REQUIRED = ("kernel", "strides", "pads_begin", "pads_end", "exclude-pad")
+CEIL_TORCH, DILATIONS = 14, 16
+SCHEMA = Schema(
+    "openvino", OP, (1, CEIL_TORCH, DILATIONS),
+    attributes=(
+        Attribute("kernel", "ints", required=True),
+        Attribute("strides", "ints", required=True),
+        Attribute("pads_begin", "ints", required=True),
+        Attribute("pads_end", "ints", required=True),
+        Attribute("exclude-pad", "bool", required=True),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
+        Attribute("auto_pad", "enum", default="explicit", values=OV_AUTO_PAD),
+        Attribute("dilations", "ints", default="1 per axis", since=DILATIONS),
+    ),
+    inputs=(Port("data"),), outputs=(Port("output"),),
+)
+VERSIONS = SCHEMA.versions
+AUTO_PAD = OV_AUTO_PAD
+REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
@@ -38,8 +55,7 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:
     op = f"{OP}-{since}"
-    allowed = [*REQUIRED, "rounding_type", "auto_pad"] + (["dilations"] if since >= 16 else [])
-    check_unknown_attributes(attributes, allowed, op)
+    check_unknown_attributes(attributes, SCHEMA.attribute_names(since), op)
     missing = [a for a in REQUIRED if a not in attributes]
     if missing:
         raise SpecViolation(f"{op}: required attribute(s) {missing} missing")

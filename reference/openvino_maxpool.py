@@ -24,13 +24,32 @@ from ._entry import require_output
 from ._errors import SpecViolation, check_rank, check_unknown_attributes, enum_attr, int_list
 from ._maxwindows import BF16, is_floating, max_windows, plane_base, tap_positions
 from ._windows import Axis, make_axes, max_window_elements
+from .schema import OV_AUTO_PAD, Attribute, Port, Schema
 
 OP = "MaxPool"
-VERSIONS = (1, 8, 14)
 INDICES, CEIL_TORCH = 8, 14
-AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
-REQUIRED = ("strides", "pads_begin", "pads_end", "kernel")
 INDEX_TYPES = {"i64": np.dtype(np.int64), "i32": np.dtype(np.int32)}
+SCHEMA = Schema(
+    "openvino", OP, (1, INDICES, CEIL_TORCH),
+    attributes=(
+        Attribute("strides", "ints", required=True),
+        Attribute("pads_begin", "ints", required=True),
+        Attribute("pads_end", "ints", required=True),
+        Attribute("kernel", "ints", required=True),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
+        Attribute("auto_pad", "enum", default="explicit", values=OV_AUTO_PAD),
+        Attribute("dilations", "ints", default="1 per axis", since=INDICES),
+        Attribute("index_element_type", "enum", default="i64", values=tuple(INDEX_TYPES), since=INDICES),
+        Attribute("axis", "int", default=0, since=INDICES),
+    ),
+    inputs=(Port("data"),),
+    outputs=(Port("output"), Port("indices", dtype="int64", since=INDICES, of_values=0,
+                                  dtype_attribute="index_element_type")),
+)
+VERSIONS = SCHEMA.versions
+AUTO_PAD = OV_AUTO_PAD
+REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them
 _DTYPES = {
     "float16": np.dtype(np.float16), "float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
     "bfloat16": BF16, "int8": np.dtype(np.int8), "uint8": np.dtype(np.uint8), "int32": np.dtype(np.int32),
@@ -43,16 +62,9 @@ def supported_dtypes(since: int) -> tuple[str, ...]:
     return tuple(_DTYPES)
 
 
-def _allowed(since: int) -> list[str]:
-    names = [*REQUIRED, "rounding_type", "auto_pad"]
-    if since >= INDICES:
-        names += ["dilations", "index_element_type", "axis"]
-    return names
-
-
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> list[Axis]:
     op = f"{OP}-{since}"
-    check_unknown_attributes(attributes, _allowed(since), op)
+    check_unknown_attributes(attributes, SCHEMA.attribute_names(since), op)
     missing = [a for a in REQUIRED if a not in attributes]
     if missing:
         raise SpecViolation(f"{op}: required attribute(s) {missing} missing")

@@ -9,21 +9,7 @@ from typing import Any
 
 from conformance.ops import dims
 from conformance.ops.neutral import NeutralSpec
-from conformance.ops.spec import Attribute
-
-ONNX_AUTO_PAD = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
-OV_AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
-
-
-def onnx_window_attributes(dilations_since: int) -> tuple[Attribute, ...]:
-    """kernel_shape, strides, pads, auto_pad (every version) and dilations from ``dilations_since``."""
-    return (
-        Attribute("kernel_shape", "ints", required=True),
-        Attribute("strides", "ints", default="1 per axis"),
-        Attribute("pads", "ints", default="0 per axis begin and end"),
-        Attribute("auto_pad", "enum", default="NOTSET", values=ONNX_AUTO_PAD),
-        Attribute("dilations", "ints", default="1 per axis", since=dilations_since),
-    )
+from conformance_reference.schema import ONNX_AUTO_PAD
 
 
 def onnx_coverage(version: int, ceil_since: int, dilations_since: int) -> list[dims.Dimension]:

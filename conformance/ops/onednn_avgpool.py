@@ -6,9 +6,10 @@ from typing import Any
 
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import onednn_avgpool
 
-AUTO_PAD = ("None", "SAME_UPPER", "SAME_LOWER", "VALID")
+AUTO_PAD = next(a.values for a in onednn_avgpool.SCHEMA.attributes if a.name == "auto_pad")
 # the documented lowercase spellings are read as the library's (docs/spec-notes.md)
 _AUTO_PAD_NAMES = {"none": "None", "same_upper": "SAME_UPPER", "same_lower": "SAME_LOWER", "valid": "VALID"}
 #: The auto_pad an instance exercises, in the library spelling (shared with MaxPool).
@@ -53,18 +54,7 @@ def neutral(since: int) -> NeutralSpec:
 
 
 ENTRY = OpEntry(
-    domain="onednn", op="AvgPool", versions=(1,),
-    attributes=(
-        Attribute("strides", "ints", required=True),
-        Attribute("kernel", "ints", required=True),
-        Attribute("pads_begin", "ints", required=True),
-        Attribute("pads_end", "ints", required=True),
-        Attribute("exclude_pad", "bool", required=True),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil")),
-        Attribute("auto_pad", "enum", default="None", values=AUTO_PAD),
-        Attribute("data_format", "enum", default="NXC", values=("NXC", "NCX")),
-    ),
-    inputs=(Port("src"),), outputs=(Port("dst", error_model="average"),),
-    coverage=coverage, fuzz=fuzz, lowers_to=("ai.onnx/AveragePool",), neutral=neutral,
+    schema=onednn_avgpool.SCHEMA, error_models={"dst": "average"},
+    coverage=coverage, fuzz=fuzz, neutral=neutral, lowers_to=("ai.onnx/AveragePool",),
     summary="average pooling; NXC or NCX layout",
 )

@@ -7,7 +7,8 @@ from typing import Any
 
 from conformance.ops import _pool, dims
 from conformance.ops.onednn_avgpool import AUTO_PAD, auto_pad_of
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import onednn_maxpool
 
 
 def coverage(version: int) -> list[dims.Dimension]:
@@ -52,18 +53,7 @@ def fuzz(since: int) -> FuzzSpec:
 
 
 ENTRY = OpEntry(
-    domain="onednn", op="MaxPool", versions=(1,),
-    attributes=(
-        Attribute("strides", "ints", required=True),
-        Attribute("pads_begin", "ints", required=True),
-        Attribute("pads_end", "ints", required=True),
-        Attribute("kernel", "ints", required=True),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil")),
-        Attribute("auto_pad", "enum", default="None", values=AUTO_PAD),
-        Attribute("dilations", "ints", default="1 per axis"),
-        Attribute("data_format", "enum", default="NXC", values=("NXC", "NCX")),
-    ),
-    inputs=(Port("src"),), outputs=(Port("dst", error_model="exact"),),
+    schema=onednn_maxpool.SCHEMA, error_models={"dst": "exact"},
     coverage=coverage, fuzz=fuzz, lowers_to=("ai.onnx/MaxPool",),
     summary="maximum of each (dilated) window; NXC or NCX layout",
 )

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import onnx_averagepool
 
-CEIL, DILATIONS, INCLUDE_PAD = 10, 19, 7
+_S = onnx_averagepool.SCHEMA
+CEIL, DILATIONS, INCLUDE_PAD = _S.since("ceil_mode"), _S.since("dilations"), _S.since("count_include_pad")
 
 
 def coverage(version: int) -> list[dims.Dimension]:
@@ -37,13 +39,7 @@ def neutral(since: int) -> NeutralSpec:
 
 
 ENTRY = OpEntry(
-    domain="ai.onnx", op="AveragePool", versions=(1, 7, 10, 11, 19, 22),
-    attributes=(
-        *_pool.onnx_window_attributes(DILATIONS),
-        Attribute("count_include_pad", "flag", default=0, values=(0, 1), since=INCLUDE_PAD),
-        Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=CEIL),
-    ),
-    inputs=(Port("X"),), outputs=(Port("Y", error_model="average"),),
+    schema=onnx_averagepool.SCHEMA, error_models={"Y": "average"},
     coverage=coverage, fuzz=fuzz, node_tests=True, neutral=neutral,
     summary="average of each window; count_include_pad from 7, ceil_mode from 10, dilations from 19",
 )

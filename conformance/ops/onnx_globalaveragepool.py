@@ -6,7 +6,8 @@ from typing import Any
 
 from conformance.ops import _pool
 from conformance.ops.neutral import ROUNDINGS, NeutralSpec
-from conformance.ops.spec import OpEntry, Port
+from conformance.ops.spec import OpEntry
+from conformance_reference import onnx_globalaveragepool
 
 
 def _whole_input(config: Any) -> str:
@@ -22,7 +23,6 @@ def neutral(since: int) -> NeutralSpec:
 
 
 ENTRY = OpEntry(
-    domain="ai.onnx", op="GlobalAveragePool", versions=(1, 22),
-    inputs=(Port("X"),), outputs=(Port("Y", error_model="average"),),
+    schema=onnx_globalaveragepool.SCHEMA, error_models={"Y": "average"},
     node_tests=True, neutral=neutral, summary="average over all spatial axes (output spatial dims 1)",
 )

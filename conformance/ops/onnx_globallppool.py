@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from conformance.ops.onnx_lppool import global_coverage, p_attribute
-from conformance.ops.spec import OpEntry, Port
+from conformance.ops.onnx_lppool import global_coverage
+from conformance.ops.spec import OpEntry
+from conformance_reference import onnx_globallppool
 
 ENTRY = OpEntry(
-    domain="ai.onnx", op="GlobalLpPool", versions=(1, 2, 22), attributes=p_attribute(),
-    inputs=(Port("X"),), outputs=(Port("Y", error_model="pnorm"),),
-    coverage=global_coverage, node_tests=True,
-    summary="p-norm over all spatial axes (output spatial dims 1)",
+    schema=onnx_globallppool.SCHEMA, error_models={"Y": "pnorm"},
+    coverage=global_coverage, node_tests=True, summary="p-norm over all spatial axes (output spatial dims 1)",
 )

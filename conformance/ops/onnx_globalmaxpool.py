@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from conformance.ops.spec import OpEntry, Port
+from conformance.ops.spec import OpEntry
+from conformance_reference import onnx_globalmaxpool
 
 ENTRY = OpEntry(
-    domain="ai.onnx", op="GlobalMaxPool", versions=(1, 22),
-    inputs=(Port("X"),), outputs=(Port("Y", error_model="exact"),),
+    schema=onnx_globalmaxpool.SCHEMA, error_models={"Y": "exact"},
     node_tests=True, summary="maximum over all spatial axes (output spatial dims 1)",
 )

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.ops import _pool, dims
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import onnx_lppool
 
-CEIL, DILATIONS, INT_P = 18, 18, 2
+CEIL, DILATIONS = onnx_lppool.SCHEMA.since("ceil_mode"), onnx_lppool.SCHEMA.since("dilations")
+INT_P = onnx_lppool.INT_P  # p an INT from here
 P_CLASSES = ("1", "2", ">2")
 
 
@@ -27,11 +29,6 @@ def p_class(value: Any) -> str:
 def p_dimension(version: int) -> dims.Dimension:
     values = P_CLASSES if version >= INT_P else (*P_CLASSES, "non-integer")
     return dims.Dimension("p", values, dims.attr("p", 2, p_class))
-
-
-def p_attribute() -> tuple[Attribute, ...]:
-    return (Attribute("p", "float", default=2.0, until=INT_P - 1),
-            Attribute("p", "int", default=2, since=INT_P))
 
 
 def coverage(version: int) -> list[dims.Dimension]:
@@ -66,13 +63,7 @@ def fuzz(since: int) -> FuzzSpec:
 
 
 ENTRY = OpEntry(
-    domain="ai.onnx", op="LpPool", versions=(1, 2, 11, 18, 22),
-    attributes=(
-        *_pool.onnx_window_attributes(DILATIONS),
-        *p_attribute(),
-        Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=CEIL),
-    ),
-    inputs=(Port("X"),), outputs=(Port("Y", error_model="pnorm"),),
+    schema=onnx_lppool.SCHEMA, error_models={"Y": "pnorm"},
     coverage=coverage, fuzz=fuzz, node_tests=True,
     summary="p-norm (sum |x|^p)^(1/p) of each window; p a FLOAT at 1, an INT from 2",
 )

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import onnx_maxpool
 
-INDICES, CEIL, DILATIONS = 8, 10, 10
+_S = onnx_maxpool.SCHEMA
+INDICES, CEIL, DILATIONS = _S.since("Indices"), _S.since("ceil_mode"), _S.since("dilations")
 
 
 def coverage(version: int) -> list[dims.Dimension]:
@@ -42,15 +44,7 @@ def neutral(since: int) -> NeutralSpec:
 
 
 ENTRY = OpEntry(
-    domain="ai.onnx", op="MaxPool", versions=(1, 8, 10, 11, 12, 22),
-    attributes=(
-        *_pool.onnx_window_attributes(DILATIONS),
-        Attribute("storage_order", "flag", default=0, values=(0, 1), since=INDICES),
-        Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=CEIL),
-    ),
-    inputs=(Port("X"),),
-    outputs=(Port("Y", error_model="exact"),
-             Port("Indices", dtype="int64", since=INDICES, error_model="index", of_values=0)),
+    schema=onnx_maxpool.SCHEMA, error_models={"Y": "exact", "Indices": "index"},
     coverage=coverage, fuzz=fuzz, node_tests=True, neutral=neutral,
     summary="maximum of each window, and its flat index (Indices) from 8",
 )

@@ -6,7 +6,8 @@ from typing import Any
 
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import ROUNDINGS, NeutralSpec
-from conformance.ops.spec import FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import openvino_adaptive_avgpool
 
 
 def coverage(version: int) -> list[dims.Dimension]:
@@ -48,10 +49,7 @@ def neutral(since: int) -> NeutralSpec:
 
 
 ENTRY = OpEntry(
-    domain="openvino", op="AdaptiveAvgPool", versions=(8,),
-    inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
-    outputs=(Port("output", error_model="average"),),
-    coverage=coverage, fuzz=fuzz, ir_layer="AdaptiveAvgPool", lowers_to=("ai.onnx/AveragePool",),
-    neutral=neutral,
+    schema=openvino_adaptive_avgpool.SCHEMA, error_models={"output": "average"},
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveAvgPool", lowers_to=("ai.onnx/AveragePool",),
     summary="average over adaptive windows [floor(i*in/out), ceil((i+1)*in/out))",
 )

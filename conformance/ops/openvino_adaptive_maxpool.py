@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.ops import dims
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import openvino_adaptive_maxpool
 
-INDEX_TYPES = ("i64", "i32")
+INDEX_TYPES = next(a.values for a in openvino_adaptive_maxpool.SCHEMA.attributes if a.name == "index_element_type")
 
 
 def coverage(version: int) -> list[dims.Dimension]:
@@ -37,11 +38,7 @@ def fuzz(since: int) -> FuzzSpec:
 
 
 ENTRY = OpEntry(
-    domain="openvino", op="AdaptiveMaxPool", versions=(8,),
-    attributes=(Attribute("index_element_type", "enum", default="i64", values=INDEX_TYPES),),
-    inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
-    outputs=(Port("output", error_model="exact"),
-             Port("indices", dtype="int64", error_model="index", of_values=0, dtype_attribute="index_element_type")),
+    schema=openvino_adaptive_maxpool.SCHEMA, error_models={"output": "exact", "indices": "index"},
     coverage=coverage, fuzz=fuzz, ir_layer="AdaptiveMaxPool", lowers_to=("ai.onnx/MaxPool",),
     summary="maximum over adaptive windows [floor(i*in/out), ceil((i+1)*in/out)) and its spatial index",
 )

@@ -6,9 +6,11 @@ from typing import Any
 
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import openvino_avgpool
+from conformance_reference.schema import OV_AUTO_PAD
 
-CEIL_TORCH, DILATIONS = 14, 16
+CEIL_TORCH, DILATIONS = openvino_avgpool.CEIL_TORCH, openvino_avgpool.DILATIONS
 
 
 def _roundings(version: int) -> tuple[str, ...]:
@@ -19,10 +21,10 @@ def coverage(version: int) -> list[dims.Dimension]:
     rounding = _roundings(version)
     pad_of, round_of = dims.attr("auto_pad", "explicit"), dims.attr("rounding_type", "floor")
     found = [
-        dims.Dimension("auto_pad", _pool.OV_AUTO_PAD, pad_of),
+        dims.Dimension("auto_pad", OV_AUTO_PAD, pad_of),
         dims.Dimension("exclude-pad", ("true", "false"), dims.attr("exclude-pad", None, dims.boolean)),
         dims.Dimension("rounding_type", rounding, round_of),
-        dims.Dimension("auto_pad x rounding_type", dims.product(_pool.OV_AUTO_PAD, rounding),
+        dims.Dimension("auto_pad x rounding_type", dims.product(OV_AUTO_PAD, rounding),
                        dims.combo(pad_of, round_of)),
     ]
     if version >= DILATIONS:
@@ -56,20 +58,7 @@ def neutral(since: int) -> NeutralSpec:
 
 
 ENTRY = OpEntry(
-    domain="openvino", op="AvgPool", versions=(1, 14, 16),
-    attributes=(
-        Attribute("strides", "ints", required=True),
-        Attribute("pads_begin", "ints", required=True),
-        Attribute("pads_end", "ints", required=True),
-        Attribute("kernel", "ints", required=True),
-        Attribute("exclude-pad", "bool", required=True),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
-        Attribute("auto_pad", "enum", default="explicit", values=_pool.OV_AUTO_PAD),
-        Attribute("dilations", "ints", default="1 per axis", since=DILATIONS),
-    ),
-    inputs=(Port("data"),), outputs=(Port("output", error_model="average"),),
-    coverage=coverage, fuzz=fuzz, ir_layer="AvgPool", lowers_to=("ai.onnx/AveragePool",),
-    neutral=neutral,
+    schema=openvino_avgpool.SCHEMA, error_models={"output": "average"},
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AvgPool", lowers_to=("ai.onnx/AveragePool",),
     summary="average pooling; ceil_torch rounding from 14, dilations from 16",
 )

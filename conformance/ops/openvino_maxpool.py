@@ -7,10 +7,12 @@ from typing import Any
 
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
-from conformance.ops.spec import Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import FuzzSpec, OpEntry
+from conformance_reference import openvino_maxpool
+from conformance_reference.schema import OV_AUTO_PAD
 
-INDICES, CEIL_TORCH = 8, 14
-INDEX_TYPES = ("i64", "i32")
+INDICES, CEIL_TORCH = openvino_maxpool.INDICES, openvino_maxpool.CEIL_TORCH
+INDEX_TYPES = tuple(openvino_maxpool.INDEX_TYPES)
 
 
 def _roundings(version: int) -> tuple[str, ...]:
@@ -28,9 +30,9 @@ def coverage(version: int) -> list[dims.Dimension]:
     rounding = _roundings(version)
     pad_of, round_of = dims.attr("auto_pad", "explicit"), dims.attr("rounding_type", "floor")
     found = [
-        dims.Dimension("auto_pad", _pool.OV_AUTO_PAD, pad_of),
+        dims.Dimension("auto_pad", OV_AUTO_PAD, pad_of),
         dims.Dimension("rounding_type", rounding, round_of),
-        dims.Dimension("auto_pad x rounding_type", dims.product(_pool.OV_AUTO_PAD, rounding),
+        dims.Dimension("auto_pad x rounding_type", dims.product(OV_AUTO_PAD, rounding),
                        dims.combo(pad_of, round_of)),
     ]
     if version >= INDICES:
@@ -98,23 +100,7 @@ def fuzz(since: int) -> FuzzSpec:
 
 
 ENTRY = OpEntry(
-    domain="openvino", op="MaxPool", versions=(1, INDICES, CEIL_TORCH),
-    attributes=(
-        Attribute("strides", "ints", required=True),
-        Attribute("pads_begin", "ints", required=True),
-        Attribute("pads_end", "ints", required=True),
-        Attribute("kernel", "ints", required=True),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
-        Attribute("auto_pad", "enum", default="explicit", values=_pool.OV_AUTO_PAD),
-        Attribute("dilations", "ints", default="1 per axis", since=INDICES),
-        Attribute("index_element_type", "enum", default="i64", values=INDEX_TYPES, since=INDICES),
-        Attribute("axis", "int", default=0, since=INDICES),
-    ),
-    inputs=(Port("data"),),
-    outputs=(Port("output", error_model="exact"),
-             Port("indices", dtype="int64", since=INDICES, error_model="index", of_values=0,
-                  dtype_attribute="index_element_type")),
-    coverage=coverage, fuzz=fuzz, ir_layer="MaxPool", lowers_to=("ai.onnx/MaxPool",), neutral=neutral,
+    schema=openvino_maxpool.SCHEMA, error_models={"output": "exact", "indices": "index"},
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="MaxPool", lowers_to=("ai.onnx/MaxPool",),
     summary="maximum of each window; from 8 dilations and its index (axis, index_element_type), ceil_torch from 14",
 )

@@ -8,63 +8,36 @@ forbids) stay in ``reference/``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
+
+from conformance_reference import schema
+from conformance_reference.schema import Attribute
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.dims import Dimension
     from conformance.ops.neutral import NeutralSpec
 
-#: OpenVINO element type names an attribute may give an output (``dtype_attribute``) -> harness dtype names.
-ELEMENT_TYPE_NAMES = {"i32": "int32", "i64": "int64"}
 #: How an output is compared (conformance/compare/outputs.py dispatches each: the derived bounds of tolerance.py,
 #: exact values in values.py, indices.py; docs/tolerance.md derives them).
 ERROR_MODELS = ("average", "exact", "index", "pnorm")
 
 
 @dataclass(frozen=True)
-class Attribute:
-    """One attribute as the spec defines it: type, default, allowed values and the versions that define it."""
+class Port(schema.Port):
+    """A schema port and, for an output, how it is judged: ``average`` (the averaging bound), ``exact`` (bit-exact
+    values, NaN matching NaN), ``index`` (integer; ties accepted when the index points at an element equal to the
+    window's maximum), ``pnorm`` (the p-norm bound)."""
 
-    name: str
-    kind: str  # ints | int | flag (ONNX 0/1) | bool | enum | float
-    default: Any = None  # None: required, or no default stated
-    values: tuple[Any, ...] = ()  # the allowed values of an enum (or flag)
-    since: int = 0  # first version that defines it
-    until: int | None = None  # last version that defines it (None: still defined)
-    required: bool = False
-
-    def defined_at(self, version: int) -> bool:
-        return self.since <= version and (self.until is None or version <= self.until)
-
-
-@dataclass(frozen=True)
-class Port:
-    """An input or output. ``dtype`` None: the instance dtype (the data type under test); else a fixed type.
-
-    ``error_model`` (outputs only) says how the output is judged: ``average`` (the averaging bound), ``exact``
-    (bit-exact values, NaN matching NaN), ``index`` (integer; ties accepted when the index points at an element
-    equal to the window's maximum), ``pnorm`` (the p-norm bound).
-    """
-
-    name: str
-    dtype: str | None = None
-    since: int = 0
     error_model: str = "exact"
-    dtypes: tuple[str, ...] = ()  # for inputs of a fixed kind: the types allowed (e.g. int32, int64)
-    of_values: int = 0  # index outputs: which output holds the values the indices point at
-    #: an attribute naming this output's element type in OpenVINO spelling (index_element_type "i32"/"i64");
-    #: ``dtype`` is its default when the attribute is left out
-    dtype_attribute: str | None = None
 
-    def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
-        """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""
-        if self.dtype_attribute and attributes and self.dtype_attribute in attributes:
-            named = ELEMENT_TYPE_NAMES.get(str(attributes[self.dtype_attribute]))
-            if named is not None:
-                return named
-        return self.dtype or instance_dtype
+
+def judged(ports: tuple[schema.Port, ...], error_models: dict[str, str]) -> tuple[Port, ...]:
+    """The schema's ports with the error model the registry gives each (by name; ``exact`` otherwise)."""
+    return tuple(Port(**{f.name: getattr(p, f.name) for f in fields(schema.Port)},
+                      error_model=error_models.get(p.name, "exact")) for p in ports)
 
 
 @dataclass(frozen=True)
@@ -91,12 +64,10 @@ class FuzzSpec:
 
 @dataclass(frozen=True)
 class OpEntry:
-    domain: str
-    op: str
-    versions: tuple[int, ...]  # since-versions (each its own spec text)
-    attributes: tuple[Attribute, ...] = ()
-    inputs: tuple[Port, ...] = (Port("x"),)
-    outputs: tuple[Port, ...] = (Port("y"),)
+    """An op's schema (declared once, by its reference module) and what the harness adds to it."""
+
+    schema: schema.Schema
+    error_models: dict[str, str] = field(default_factory=dict, hash=False)  # output name -> how it is judged
     coverage: Callable[[int], list[Dimension]] | None = None  # dimensions beyond rank and dtype
     fuzz: Callable[[int], FuzzSpec] | None = None
     node_tests: bool = False  # import the installed onnx's node tests of this op_type
@@ -106,25 +77,43 @@ class OpEntry:
     summary: str = ""
 
     @property
+    def domain(self) -> str:
+        return self.schema.domain
+
+    @property
+    def op(self) -> str:
+        return self.schema.op
+
+    @property
+    def versions(self) -> tuple[int, ...]:
+        return self.schema.versions
+
+    @property
+    def attributes(self) -> tuple[Attribute, ...]:
+        return self.schema.attributes
+
+    @functools.cached_property
+    def inputs(self) -> tuple[Port, ...]:
+        return judged(self.schema.inputs, {})
+
+    @functools.cached_property
+    def outputs(self) -> tuple[Port, ...]:
+        return judged(self.schema.outputs, self.error_models)
+
+    @property
     def key(self) -> tuple[str, str]:
         return (self.domain, self.op)
 
     def resolve(self, version: int) -> int:
         """The since-version implementing ``version`` (ONNX opset 12 -> 11); LookupError before the first."""
-        candidates = [v for v in self.versions if v <= version]
-        if not candidates:
-            raise LookupError(f"{self.domain}::{self.op} version {version} predates {min(self.versions)}")
-        return max(candidates)
+        return self.schema.resolve(version)
 
     def attributes_at(self, version: int) -> tuple[Attribute, ...]:
-        since = self.resolve(version)
-        return tuple(a for a in self.attributes if a.defined_at(since))
+        return self.schema.attributes_at(version)
 
     def attribute_names(self, version: int | None = None) -> frozenset[str]:
         """The attribute names a version defines (every version's, when ``version`` is None)."""
-        if version is None:
-            return frozenset(a.name for a in self.attributes)
-        return frozenset(a.name for a in self.attributes_at(version))
+        return self.schema.attribute_names(version)
 
     def outputs_at(self, version: int) -> tuple[Port, ...]:
         since = self.resolve(version)

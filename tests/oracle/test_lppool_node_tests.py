@@ -77,11 +77,11 @@ def test_onnx_node_test(name: str) -> None:
 def test_node_test_at_every_version(name: str) -> None:
     op, opset, attrs, x, want = _unpack(name)
     for v in onnx_lppool.VERSIONS:
-        if v == 1 or v > opset or not set(attrs) <= set(onnx_lppool._allowed_attributes(v)):
+        if v == 1 or v > opset or not set(attrs) <= set(onnx_lppool.SCHEMA.attribute_names(v)):
             continue
         _compare(op, reference.evaluate("ai.onnx", op, v, [x], attrs).outputs[0], want)
     # LpPool-1: the same test with p spelled as a FLOAT
-    if set(attrs) <= set(onnx_lppool._allowed_attributes(1)):
+    if set(attrs) <= set(onnx_lppool.SCHEMA.attribute_names(1)):
         attrs1 = {**attrs, "p": float(attrs.get("p", 2))}
         _compare(op, reference.evaluate("ai.onnx", op, 1, [x], attrs1).outputs[0], want)
 

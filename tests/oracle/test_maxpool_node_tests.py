@@ -76,7 +76,7 @@ def _earlier_versions(opset: int, attrs: dict, x: np.ndarray) -> list[int]:
     for v in onnx_maxpool.VERSIONS:
         if v > opset or str(x.dtype) not in onnx_maxpool.supported_dtypes(v):
             continue
-        if set(attrs) <= set(onnx_maxpool._allowed_attributes(v)):
+        if set(attrs) <= set(onnx_maxpool.SCHEMA.attribute_names(v)):
             out.append(v)
     return out
 

@@ -1,0 +1,105 @@
+"""An operator's schema as its spec declares it: versions, attributes, inputs and outputs (no dependency on the
+harness).
+
+Each op module of the reference declares its ``SCHEMA`` once; the reference validates against it, and whatever
+else needs the op's versions and attributes (the test harness's op registry, model builders, coverage, fuzzing)
+reads the same object: an attribute or a version is never restated elsewhere. Semantics (shapes, values, what else the spec forbids) stay in the op's module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: auto_pad spellings of each spec family
+ONNX_AUTO_PAD = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
+OV_AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
+#: OpenVINO element type names an attribute may give an output (``dtype_attribute``) -> NumPy-style dtype names.
+ELEMENT_TYPE_NAMES = {"i32": "int32", "i64": "int64"}
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute as the spec defines it: type, default, allowed values and the versions that define it."""
+
+    name: str
+    kind: str  # ints | int | flag (ONNX 0/1) | bool | enum | float
+    default: Any = None  # None: required, or no default stated
+    values: tuple[Any, ...] = ()  # the allowed values of an enum (or flag)
+    since: int = 0  # first version that defines it
+    until: int | None = None  # last version that defines it (None: still defined)
+    required: bool = False
+
+    def defined_at(self, version: int) -> bool:
+        return self.since <= version and (self.until is None or version <= self.until)
+
+
+@dataclass(frozen=True)
+class Port:
+    """An input or output. ``dtype`` None: the instance dtype (the data type under test); else a fixed type."""
+
+    name: str
+    dtype: str | None = None
+    since: int = 0
+    dtypes: tuple[str, ...] = ()  # for inputs of a fixed kind: the types allowed (e.g. int32, int64)
+    of_values: int = 0  # index outputs: which output holds the values the indices point at
+    #: an attribute naming this output's element type in OpenVINO spelling (index_element_type "i32"/"i64");
+    #: ``dtype`` is its default when the attribute is left out
+    dtype_attribute: str | None = None
+
+    def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
+        """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""
+        if self.dtype_attribute and attributes and self.dtype_attribute in attributes:
+            named = ELEMENT_TYPE_NAMES.get(str(attributes[self.dtype_attribute]))
+            if named is not None:
+                return named
+        return self.dtype or instance_dtype
+
+
+@dataclass(frozen=True)
+class Schema:
+    domain: str
+    op: str
+    versions: tuple[int, ...]  # since-versions (each its own spec text)
+    attributes: tuple[Attribute, ...] = ()
+    inputs: tuple[Port, ...] = (Port("x"),)
+    outputs: tuple[Port, ...] = (Port("y"),)
+
+    def resolve(self, version: int) -> int:
+        """The since-version implementing ``version`` (ONNX opset 12 -> 11); LookupError before the first."""
+        candidates = [v for v in self.versions if v <= version]
+        if not candidates:
+            raise LookupError(f"{self.domain}::{self.op} version {version} predates {min(self.versions)}")
+        return max(candidates)
+
+    def attributes_at(self, version: int) -> tuple[Attribute, ...]:
+        since = self.resolve(version)
+        return tuple(a for a in self.attributes if a.defined_at(since))
+
+    def attribute_names(self, version: int | None = None) -> frozenset[str]:
+        """The attribute names a version defines (every version's, when ``version`` is None)."""
+        if version is None:
+            return frozenset(a.name for a in self.attributes)
+        return frozenset(a.name for a in self.attributes_at(version))
+
+    def since(self, name: str) -> int:
+        """The first version that defines attribute (or output) ``name``."""
+        found = [a.since for a in self.attributes if a.name == name] + [p.since for p in self.outputs if p.name == name]
+        if not found:
+            raise LookupError(f"{self.domain}::{self.op} has no attribute or output {name!r}")
+        return max(min(found), self.versions[0])
+
+    def required_names(self, version: int) -> tuple[str, ...]:
+        """The attributes a version requires, in declaration order."""
+        return tuple(a.name for a in self.attributes_at(version) if a.required)
+
+
+def onnx_window_attributes(dilations_since: int) -> tuple[Attribute, ...]:
+    """kernel_shape, strides, pads, auto_pad (every version) and dilations from ``dilations_since``."""
+    return (
+        Attribute("kernel_shape", "ints", required=True),
+        Attribute("strides", "ints", default="1 per axis"),
+        Attribute("pads", "ints", default="0 per axis begin and end"),
+        Attribute("auto_pad", "enum", default="NOTSET", values=ONNX_AUTO_PAD),
+        Attribute("dilations", "ints", default="1 per axis", since=dilations_since),
+    )
