@@ -89,6 +89,10 @@ class Schema:
             raise LookupError(f"{self.domain}::{self.op} has no attribute or output {name!r}")
         return max(min(found), self.versions[0])
 
+    def attribute(self, name: str, version: int) -> Attribute | None:
+        """Attribute ``name`` as ``version`` defines it (None where it does not)."""
+        return next((a for a in self.attributes_at(version) if a.name == name), None)
+
     def required_names(self, version: int) -> tuple[str, ...]:
         """The attributes a version requires, in declaration order."""
         return tuple(a.name for a in self.attributes_at(version) if a.required)

@@ -22,6 +22,7 @@ import math
 import onnx
 from onnx import TensorProto, helper
 
+from conformance import ops
 from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text
 from conformance.backends.lowering.pool import _OV_AUTO_PAD, _check_known, _ints, _touches
 from conformance.backends.onnx_model import ONNX_TYPES
@@ -29,17 +30,16 @@ from conformance.suite.model import CaseInstance
 
 #: ONNX MaxPool opset per input dtype: int8/uint8 from 12, bfloat16 from 22.
 OPSET_FOR_DTYPE = {"float16": 12, "float32": 12, "float64": 12, "int8": 12, "uint8": 12, "bfloat16": 22}
-_ALLOWED = {"kernel", "strides", "pads_begin", "pads_end", "rounding_type", "auto_pad"}
-_INDEX_ATTRS = {"dilations", "index_element_type", "axis"}
 
 
 def openvino_maxpool(case: CaseInstance) -> LoweredModel:
     attrs = case.attributes
-    _check_known(attrs, _ALLOWED | (_INDEX_ATTRS if case.version >= 8 else set()), f"MaxPool-{case.version}")
+    schema = ops.entry(case.domain, case.op).schema
+    _check_known(attrs, set(schema.attribute_names(case.version)), f"MaxPool-{case.version}")
     shape = list(case.input_shapes[0])
     if not 3 <= len(shape) <= 5:
         raise NoLowering(f"rank {len(shape)} input (MaxPool takes 3-D to 5-D)")
-    roundings = ("floor", "ceil", "ceil_torch") if case.version >= 14 else ("floor", "ceil")
+    roundings = schema.attribute("rounding_type", case.version).values
     rounding = attrs.get("rounding_type", "floor")
     if rounding not in roundings:
         raise NoLowering(f"rounding_type {rounding!r} is not one of {roundings}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conformance import ops
 from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
 from conformance.suite.model import CaseInstance
 
@@ -68,11 +69,11 @@ def _check_known(attrs: dict, allowed: set[str], op: str) -> None:
 
 
 def _openvino_attrs(case: CaseInstance) -> dict:
-    allowed = {"kernel", "strides", "pads_begin", "pads_end", "exclude-pad", "rounding_type", "auto_pad"}
-    _check_known(case.attributes, allowed | ({"dilations"} if case.version >= 16 else set()), f"AvgPool-{case.version}")
-    if case.version not in (1, 14, 16):
+    schema = ops.entry(case.domain, case.op).schema
+    if case.version not in schema.versions:
         raise NoLowering(f"AvgPool-{case.version} is not an OpenVINO version")
-    roundings = ("floor", "ceil", "ceil_torch") if case.version >= 14 else ("floor", "ceil")
+    _check_known(case.attributes, set(schema.attribute_names(case.version)), f"AvgPool-{case.version}")
+    roundings = schema.attribute("rounding_type", case.version).values
     rounding = case.attributes.get("rounding_type", "floor")
     if rounding not in roundings:
         raise NoLowering(f"rounding_type {rounding!r} is not one of {roundings}")
@@ -85,9 +86,7 @@ def _openvino_attrs(case: CaseInstance) -> dict:
 
 
 def _onednn_attrs(case: CaseInstance) -> dict:
-    allowed = {"kernel", "strides", "pads_begin", "pads_end", "exclude_pad", "rounding_type", "auto_pad",
-               "data_format"}
-    _check_known(case.attributes, allowed, "oneDNN AvgPool")
+    _check_known(case.attributes, set(ops.entry(case.domain, case.op).attribute_names(case.version)), "oneDNN AvgPool")
     rounding = case.attributes.get("rounding_type", "floor")
     if rounding not in ("floor", "ceil"):
         raise NoLowering(f"oneDNN rounding_type {rounding!r} is not floor or ceil")

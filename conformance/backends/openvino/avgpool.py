@@ -10,12 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.suite.model import CaseInstance
-
-REQUIRED = ("kernel", "strides", "pads_begin", "pads_end", "exclude-pad")
-DILATIONS = 16
 
 
 @dataclass(frozen=True)
@@ -33,11 +31,11 @@ class AvgPoolAttrs:
 def avgpool_attrs(case: CaseInstance) -> AvgPoolAttrs:
     """The case's AvgPool attributes as the opset API takes them; Unsupported for what it cannot express."""
     attrs = case.attributes
-    missing = [a for a in REQUIRED if a not in attrs]
+    schema = ops.entry(case.domain, case.op).schema
+    missing = [a for a in schema.required_names(case.version) if a not in attrs]
     if missing:
         raise Unsupported(f"the opset API cannot build AvgPool without required attribute(s) {missing}")
-    allowed = {*REQUIRED, "rounding_type", "auto_pad"} | ({"dilations"} if case.version >= DILATIONS else set())
-    unknown = sorted(set(attrs) - allowed)
+    unknown = sorted(set(attrs) - schema.attribute_names(case.version))
     if unknown:
         raise Unsupported(f"the opset API has no AvgPool-{case.version} attribute(s) {unknown}")
     exclude = attrs["exclude-pad"]
@@ -57,7 +55,8 @@ def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     # opset16.avg_pool without dilations builds dilations=[] and the CPU plugin then segfaults at compile
     # (openvino 2026.4.1): pass the spec default (all 1) explicitly.
     ones = [1] * len(a.kernel)
-    extra = {"dilations": a.dilations if a.dilations is not None else ones} if case.version >= DILATIONS else {}
+    defines_dilations = "dilations" in ops.entry(case.domain, case.op).attribute_names(case.version)
+    extra = {"dilations": a.dilations if a.dilations is not None else ones} if defines_dilations else {}
     return opset.avg_pool(inputs[0], a.strides, a.pads_begin, a.pads_end, a.kernel, a.exclude_pad, a.rounding_type,
                           a.auto_pad, **extra)
 

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.adaptive_avgpool import output_size_input
 from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
 from conformance.suite.model import CaseInstance
-
-REQUIRED = ("kernel", "strides", "pads_begin", "pads_end")
-INDICES = 8
 
 
 def _ints(attrs: dict, name: str) -> list[int]:
@@ -27,20 +25,18 @@ def _ints(attrs: dict, name: str) -> list[int]:
 
 def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     attrs = case.attributes
-    missing = [a for a in REQUIRED if a not in attrs]
+    schema = ops.entry(case.domain, case.op).schema
+    missing = [a for a in schema.required_names(case.version) if a not in attrs]
     if missing:
         raise Unsupported(f"the opset API cannot build MaxPool without required attribute(s) {missing}")
-    allowed = {*REQUIRED, "rounding_type", "auto_pad"}
-    if case.version >= INDICES:
-        allowed |= {"dilations", "index_element_type", "axis"}
-    unknown = sorted(set(attrs) - allowed)
+    unknown = sorted(set(attrs) - schema.attribute_names(case.version))
     if unknown:
         raise Unsupported(f"the opset API has no MaxPool-{case.version} attribute(s) {unknown}")
     common = dict(strides=_ints(attrs, "strides"), pads_begin=_ints(attrs, "pads_begin"),
                   pads_end=_ints(attrs, "pads_end"), kernel_shape=_ints(attrs, "kernel"),
                   rounding_type=str(attrs.get("rounding_type", "floor")),
                   auto_pad=str(attrs.get("auto_pad", "explicit")))
-    if case.version < INDICES:
+    if case.version < schema.since("indices"):  # MaxPool-1: no indices output, no dilations
         return opset.max_pool(inputs[0], **common)
     dilations = _ints(attrs, "dilations") if "dilations" in attrs else [1] * len(common["kernel_shape"])
     return opset.max_pool(inputs[0], dilations=dilations, axis=int(attrs.get("axis", 0)),
