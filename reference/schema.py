@@ -3,7 +3,8 @@ harness).
 
 Each op module of the reference declares its ``SCHEMA`` once; the reference validates against it, and whatever
 else needs the op's versions and attributes (the test harness's op registry, model builders, coverage, fuzzing)
-reads the same object: an attribute or a version is never restated elsewhere. Semantics (shapes, values, what else the spec forbids) stay in the op's module.
+reads the same object: an attribute or a version is never restated elsewhere. Semantics (shapes, values, what
+else the spec forbids) stay in the op's module.
 """
 
 from __future__ import annotations

@@ -49,7 +49,9 @@ def test_native_backends_list_their_builder_tables():
 
 
 def test_a_new_registry_entry_shows_up_without_editing_a_backend(monkeypatch):
-    extra = ops.OpEntry(domain="ai.onnx", op="MaxRoiPool", versions=(1,))
+    from conformance_reference.schema import Schema
+
+    extra = ops.OpEntry(schema=Schema("ai.onnx", "MaxRoiPool", (1,)))
     real = ops.entries()
     monkeypatch.setattr(ops, "entries", lambda: [*real, extra])
     for name in ("onnxruntime", "onnx-reference", "openvino"):
