@@ -17,6 +17,10 @@ def readme(case: dict[str, Any]) -> str:
         f"`repro.py` loads the inputs, calls `run(inputs)` of `{model['runner']}` (written by the backend: it runs "
         "the model files below with the runtime's own API, as the harness did) and compares its outputs.", "",
     ]
+    if case.get("env"):
+        settings = " ".join(f"{k}={v}" for k, v in case["env"].items())
+        lines += [f"The result came from an ISA column: `repro.py` sets `{settings}` before the runtime loads, so the "
+                  "runtime dispatches to the kernels of that CPU level (docs/isa.md of the harness).", ""]
     if case["mode"] == "expect-error":
         lines += ["This is a negative case: the backend must reject it. " + case["expect_error_reason"], ""]
     else:

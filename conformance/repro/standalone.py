@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -53,6 +54,8 @@ def to_float64(array: np.ndarray, dtype: str) -> np.ndarray:
 
 def run_backend(case: dict, inputs: list[np.ndarray]) -> list[tuple[np.ndarray, str]]:
     """Import the exported runner and call it; (array, dtype name) per output."""
+    # an ISA column's cap (e.g. ONEDNN_MAX_CPU_ISA=AVX2) must be in the environment before the runtime loads
+    os.environ.update(case.get("env") or {})
     path = HERE / case["model"]["runner"]
     spec = importlib.util.spec_from_file_location(path.stem, path)
     if spec is None or spec.loader is None:

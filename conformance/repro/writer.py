@@ -17,11 +17,11 @@ import ml_dtypes
 import numpy as np
 
 from conformance.backends import answers
-from conformance.backends.base import Backend, Unsupported, optional
+from conformance.backends.base import Backend, Support, Unsupported, optional
 from conformance.backends.export import harness_imports
 from conformance.compare import outputs as judged_outputs
 from conformance.oracle import Oracle, oracle_for
-from conformance.records import ResultRecord, item_id
+from conformance.records import ISA_SEPARATOR, ResultRecord, item_id
 from conformance.repro.paths import safe_name, target_dir
 from conformance.repro.readme import readme
 from conformance.suite.dtypes import dtype_name
@@ -49,9 +49,10 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
     if expected is None and not instance.expect_error:
         raise ReproError(f"{instance.id}: no expected outputs to compare with: "
                          f"{oracle.rejection or oracle.unknown or 'the reference gave none'}")
-    runtime = _create(backend)
+    base, env = _isa_column(backend)
+    runtime = _create(base)
     try:  # a plugin's supports() answering None or "no" is refused with what it returned, never a traceback
-        support = answers.support(runtime, runtime.supports(instance))
+        support = _supports(runtime, base, env, instance)
     except answers.BadAnswer as exc:
         raise ReproError(str(exc)) from None
     if not support:
@@ -85,6 +86,7 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
                          else "the case file's literal outputs",
         "model": model, "inputs": inputs, "outputs": outputs, "notes": sorted(set(notes)),
         "record": _record_summary(record),
+        "env": env,  # set by repro.py before the runtime loads: an ISA column's cap (docs/isa.md)
     }
     (target / "case.json").write_text(json.dumps(case, indent=2, default=str) + "\n", encoding="utf-8")
     shutil.copyfile(SCRIPT, target / "repro.py")
@@ -96,6 +98,34 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
         shutil.rmtree(target)
         raise ReproError(f"the reproduction would import the harness: {leftover}")
     return target
+
+
+def _isa_column(backend: str) -> tuple[str, dict[str, str]]:
+    """(the backend, the environment its column ran under): ``onednn@avx2`` is onednn capped at AVX2."""
+    from conformance import machine
+    from conformance.plugin.isa_axis import cap_env
+
+    base, separator, level = backend.partition(ISA_SEPARATOR)
+    if not separator or level == machine.native_level():
+        return base, {}
+    env_name = cap_env(base)
+    if env_name is None:
+        raise ReproError(f"{base} has no faithful ISA cap: a column {backend!r} cannot be reproduced (docs/isa.md)")
+    try:
+        machine.rank(level)
+    except machine.LevelError as exc:
+        raise ReproError(f"{backend}: {exc}") from None
+    return base, {env_name: level.upper()}
+
+
+def _supports(runtime: Backend, base: str, env: dict[str, str], instance: CaseInstance) -> Support:
+    """The backend's answer, under the column's cap when it has one (in a worker: the cap is read at load)."""
+    if not env:
+        return answers.support(runtime, runtime.supports(instance))
+    from conformance.backends.isolation import IsolatedBackend
+
+    with IsolatedBackend(base, env=env) as capped:
+        return capped.supports(instance)
 
 
 def _create(backend: str) -> Backend:
