@@ -54,7 +54,7 @@ def output_values(instance: CaseInstance, output: object, unspecified: np.ndarra
 def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
     start = time.perf_counter()
     record = new_record(instance, backend.name)
-    record.isa = _safe_isa(backend)
+    record.isa = answers.safe_isa(backend)
     try:
         record.backend_version = answers.safe_version(backend)
         _run_backend(instance, backend, record)
@@ -251,11 +251,3 @@ def _why_not(exc: BaseException) -> str:
     if isinstance(exc, NOT_REJECTIONS):
         return f"{type(exc).__name__} is a harness, adapter or loading failure"
     return "the backend does not declare this exception type as its runtime's rejection (docs/backends.md)"
-
-
-def _safe_isa(backend: Backend) -> str:
-    try:
-        level = optional(backend, "isa_level")()
-    except Exception:
-        return ""  # a level the runtime cannot report is no level: ISA conditions then match nothing
-    return level if isinstance(level, str) else ""

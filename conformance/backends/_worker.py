@@ -167,10 +167,6 @@ def _info(backend: Any) -> dict[str, Any]:
         capabilities, bad["capabilities"] = {}, str(exc)
     except Exception:
         capabilities = {}
-    try:
-        level = optional(backend, "isa_level")()
-    except Exception:
-        level = ""  # a level the runtime cannot report is no level: ISA conditions then match nothing
     return {
         "name": str(optional(backend, "name")),
         "version": version,
@@ -178,7 +174,7 @@ def _info(backend: Any) -> dict[str, Any]:
         "capabilities": capabilities,
         "tolerance_scale": float(optional(backend, "tolerance_scale")),
         "description": str(optional(backend, "description")),
-        "isa": level if isinstance(level, str) else "",
+        "isa": answers.safe_isa(backend),
         "pid": os.getpid(),
     }
 

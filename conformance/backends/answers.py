@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends.base import Support
+from conformance.backends.base import Support, optional
 
 
 class BadAnswer(Exception):
@@ -90,3 +90,13 @@ def safe_version(backend: Any) -> str:
     except Exception as exc:
         return f"unknown ({type(exc).__name__})"
     return version(backend, answer)
+
+
+def safe_isa(backend: Any) -> str:
+    """The ISA level the backend reports (``Backend.isa_level``); "" when it cannot say or says something that is
+    not a string: no level, so no ``isa:`` condition of an expectations entry matches its records."""
+    try:
+        level = optional(backend, "isa_level")()
+    except Exception:
+        return ""
+    return level if isinstance(level, str) else ""
