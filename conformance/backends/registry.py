@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from importlib import metadata
+from typing import Any
 
 from conformance.backends.base import Backend
 
@@ -35,6 +36,19 @@ def is_ours(spec: str) -> bool:
         return False
     dist = getattr(ep, "dist", None)
     return dist is None or dist.name in _our_distributions() or not _our_distributions()
+
+
+def declared(spec: str, member: str, default: Any) -> Any:
+    """A class attribute a registered backend declares (``isa_cap_env``, ``isa_dependent``), read without
+    constructing it; ``default`` for a spec that is no entry point or whose class cannot be imported (its own
+    load reports that error)."""
+    ep = entry_points().get(spec.partition(":")[0])
+    if ep is None:
+        return default
+    try:
+        return getattr(ep.load(), member, default)
+    except Exception:
+        return default
 
 
 def create(spec: str) -> Backend:

@@ -42,14 +42,7 @@ def cap_env(spec: str) -> str | None:
     """The faithful ISA cap of a backend spec's class, read without constructing it (None: no axis)."""
     from conformance.backends import registry
 
-    name, _, _ = spec.partition(":")
-    ep = registry.entry_points().get(name)
-    if ep is None:
-        return None
-    try:
-        return getattr(ep.load(), "isa_cap_env", None)
-    except Exception:  # a plugin that cannot be imported gets no axis; its own load reports the error
-        return None
+    return registry.declared(spec, "isa_cap_env", None)
 
 
 class UnreachableLevel(Backend):
