@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import platform
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 #: oneDNN's CPU dispatcher levels, lowest first. ``avx2_vnni``/``avx2_vnni_2`` are not below ``avx512_core`` in
@@ -52,7 +52,6 @@ class Machine:
     arch: str
     features: tuple[str, ...] = ()  # the KERNEL_FEATURES this CPU has
     isa: str = ""  # the highest level its features reach ("" off x86-64)
-    extra: dict[str, str] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, object]:
         return {"cpu": self.cpu, "arch": self.arch, "isa": self.isa, "features": list(self.features)}

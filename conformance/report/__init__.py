@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from conformance.machine import Machine
 from conformance.records import ResultRecord, write_records
 
 from .baseline import BaselineDiff, Transition, compare, is_failing
@@ -57,7 +58,7 @@ class ReportSummary:
         notes = run_notes(self.meta)
         if len(self.machines) > 1:
             notes.append(f"results of {len(self.machines)} machines, kept apart per ISA level: "
-                         + "; ".join(f"{m.get('cpu', '?')} ({m.get('isa', '?')})" for m in self.machines))
+                         + "; ".join(Machine.from_json(m).label() for m in self.machines))
         return notes
 
     @property

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from conformance.machine import Machine
 from conformance.records import STATUSES, ResultRecord
 
 from .matrix import Cell
@@ -104,7 +105,7 @@ def build_junit(records: Iterable[ResultRecord], name: str = "conformance",
             suite,
             [("backend_version", ", ".join(versions)), ("pass_rate", "n/a" if rate is None else f"{rate:.4f}")]
             + ([("isa", ", ".join(levels))] if levels else [])
-            + [("machine", f"{m.get('cpu', '')} ({m.get('isa', '')})") for m in machine_list]
+            + [("machine", Machine.from_json(m).label()) for m in machine_list]
             + [(f"count.{s}", counts[s]) for s in STATUSES],
         )
         for r in recs:
