@@ -27,7 +27,6 @@ AUTO_PAD = {
     "none": "explicit", "same_upper": "same_upper", "same_lower": "same_lower", "valid": "valid",
 }
 COMMON_REQUIRED = ("kernel", "strides", "pads_begin", "pads_end")
-COMMON_OPTIONAL = ("rounding_type", "auto_pad", "data_format")
 #: the spellings of auto_pad the specs' attribute table lists
 AUTO_PAD_VALUES = ("None", "SAME_UPPER", "SAME_LOWER", "VALID")
 

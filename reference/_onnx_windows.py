@@ -13,8 +13,7 @@ from typing import Any
 from ._entry import require_output
 from ._errors import SpecViolation, check_rank, check_unknown_attributes, enum_attr, flag_attr, int_list
 from ._windows import Axis, make_axes
-
-AUTO_PAD = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
+from .schema import ONNX_AUTO_PAD
 
 
 def onnx_axes(op: str, since: int, shape: Sequence[int], attributes: dict[str, Any],
@@ -30,7 +29,7 @@ def onnx_axes(op: str, since: int, shape: Sequence[int], attributes: dict[str, A
     # dilations likewise.
     strides = int_list(attributes.get("strides", [1] * n), "strides", n, 1)
     dilations = int_list(attributes.get("dilations", [1] * n), "dilations", n, 1)
-    auto_pad = enum_attr(attributes.get("auto_pad", "NOTSET"), "auto_pad", AUTO_PAD)
+    auto_pad = enum_attr(attributes.get("auto_pad", "NOTSET"), "auto_pad", ONNX_AUTO_PAD)
     if "pads" in attributes and auto_pad != "NOTSET":
         raise SpecViolation(f"{op}: pads cannot be used simultaneously with auto_pad={auto_pad}")
     # pads "can take any value greater than or equal to 0": pads >= kernel are allowed (windows in padding).

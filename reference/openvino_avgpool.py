@@ -24,7 +24,7 @@ from ._errors import (
     int_list,
 )
 from ._windows import Axis, Divisor, make_axes
-from .schema import OV_AUTO_PAD, Attribute, Port, Schema
+from .schema import OV_AUTO_PAD, Attribute, Port, Schema, openvino_rounding_attributes
 
 OP = "AvgPool"
 CEIL_TORCH, DILATIONS = 14, 16
@@ -36,15 +36,12 @@ SCHEMA = Schema(
         Attribute("pads_begin", "ints", required=True),
         Attribute("pads_end", "ints", required=True),
         Attribute("exclude-pad", "bool", required=True),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
-        Attribute("auto_pad", "enum", default="explicit", values=OV_AUTO_PAD),
+        *openvino_rounding_attributes(CEIL_TORCH),
         Attribute("dilations", "ints", default="1 per axis", since=DILATIONS),
     ),
     inputs=(Port("data"),), outputs=(Port("output"),),
 )
 VERSIONS = SCHEMA.versions
-AUTO_PAD = OV_AUTO_PAD
 REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them
 
 
@@ -64,12 +61,12 @@ def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> t
     kernel = int_list(attributes["kernel"], "kernel", n, 1)
     # The spec says strides "starting from 0"; a zero stride has no meaning (no output extent).
     strides = int_list(attributes["strides"], "strides", n, 1)
-    auto_pad = enum_attr(attributes.get("auto_pad", "explicit"), "auto_pad", AUTO_PAD)
+    auto_pad = enum_attr(attributes.get("auto_pad", "explicit"), "auto_pad", OV_AUTO_PAD)
     # pads_begin/pads_end are required even when auto_pad makes them irrelevant; still validated.
     pads_begin = int_list(attributes["pads_begin"], "pads_begin", n, 0)
     pads_end = int_list(attributes["pads_end"], "pads_end", n, 0)
     exclude = bool_attr(attributes["exclude-pad"], "exclude-pad")
-    roundings = ("floor", "ceil", "ceil_torch") if since >= 14 else ("floor", "ceil")
+    roundings = SCHEMA.attribute("rounding_type", since).values
     rounding = enum_attr(attributes.get("rounding_type", "floor"), "rounding_type", roundings)
     dilations = int_list(attributes.get("dilations", [1] * n), "dilations", n, 1)
     axes = make_axes(

@@ -24,7 +24,7 @@ from ._entry import require_output
 from ._errors import SpecViolation, check_rank, check_unknown_attributes, enum_attr, int_list
 from ._maxwindows import BF16, is_floating, max_windows, plane_base, tap_positions
 from ._windows import Axis, make_axes, max_window_elements
-from .schema import OV_AUTO_PAD, Attribute, Port, Schema
+from .schema import OV_AUTO_PAD, Attribute, Port, Schema, openvino_rounding_attributes
 
 OP = "MaxPool"
 INDICES, CEIL_TORCH = 8, 14
@@ -36,9 +36,7 @@ SCHEMA = Schema(
         Attribute("pads_begin", "ints", required=True),
         Attribute("pads_end", "ints", required=True),
         Attribute("kernel", "ints", required=True),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=CEIL_TORCH - 1),
-        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"), since=CEIL_TORCH),
-        Attribute("auto_pad", "enum", default="explicit", values=OV_AUTO_PAD),
+        *openvino_rounding_attributes(CEIL_TORCH),
         Attribute("dilations", "ints", default="1 per axis", since=INDICES),
         Attribute("index_element_type", "enum", default="i64", values=tuple(INDEX_TYPES), since=INDICES),
         Attribute("axis", "int", default=0, since=INDICES),
@@ -48,7 +46,6 @@ SCHEMA = Schema(
                                   dtype_attribute="index_element_type")),
 )
 VERSIONS = SCHEMA.versions
-AUTO_PAD = OV_AUTO_PAD
 REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them
 _DTYPES = {
     "float16": np.dtype(np.float16), "float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
@@ -76,8 +73,8 @@ def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> l
     dilations = int_list(attributes.get("dilations", [1] * n), "dilations", n, 1)
     pads_begin = int_list(attributes["pads_begin"], "pads_begin", n, 0)
     pads_end = int_list(attributes["pads_end"], "pads_end", n, 0)
-    auto_pad = enum_attr(attributes.get("auto_pad", "explicit"), "auto_pad", AUTO_PAD)
-    roundings = ("floor", "ceil", "ceil_torch") if since >= CEIL_TORCH else ("floor", "ceil")
+    auto_pad = enum_attr(attributes.get("auto_pad", "explicit"), "auto_pad", OV_AUTO_PAD)
+    roundings = SCHEMA.attribute("rounding_type", since).values
     rounding = enum_attr(attributes.get("rounding_type", "floor"), "rounding_type", roundings)
     axes = make_axes(shape[2:], kernel, strides, dilations, pads_begin, pads_end, auto_pad,
                      ceil=rounding != "floor", torch_ceil=rounding == "ceil_torch")

@@ -99,6 +99,17 @@ class Schema:
         return tuple(a.name for a in self.attributes_at(version) if a.required)
 
 
+def openvino_rounding_attributes(ceil_torch_since: int) -> tuple[Attribute, ...]:
+    """rounding_type (floor and ceil; ceil_torch from ``ceil_torch_since``) and auto_pad, as OpenVINO's window
+    pools define them."""
+    return (
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil"), until=ceil_torch_since - 1),
+        Attribute("rounding_type", "enum", default="floor", values=("floor", "ceil", "ceil_torch"),
+                  since=ceil_torch_since),
+        Attribute("auto_pad", "enum", default="explicit", values=OV_AUTO_PAD),
+    )
+
+
 def onnx_window_attributes(dilations_since: int) -> tuple[Attribute, ...]:
     """kernel_shape, strides, pads, auto_pad (every version) and dilations from ``dilations_since``."""
     return (
