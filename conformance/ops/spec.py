@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+# ERROR_MODELS: how an output is compared (compare/outputs.py dispatches each; docs/tolerance.md derives them)
+from conformance.compare.evidence import ERROR_MODELS
 from conformance_reference import schema
 from conformance_reference.schema import Attribute
 
@@ -20,9 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.dims import Dimension
     from conformance.ops.neutral import NeutralSpec
 
-#: How an output is compared (conformance/compare/outputs.py dispatches each: the derived bounds of tolerance.py,
-#: exact values in values.py, indices.py; docs/tolerance.md derives them).
-ERROR_MODELS = ("average", "exact", "index", "pnorm")
+__all__ = ["ERROR_MODELS", "FuzzSpec", "OpEntry", "Port", "judged"]
 
 
 @dataclass(frozen=True)
