@@ -23,6 +23,8 @@ from . import (
     onnx_globalmaxpool,
     onnx_lppool,
     onnx_maxpool,
+    onnx_maxroipool,
+    onnx_maxunpool,
     openvino_adaptive_avgpool,
     openvino_adaptive_maxpool,
     openvino_avgpool,
@@ -37,6 +39,7 @@ __all__ = [
     "evaluate",
     "known_ops",
     "output_shapes",
+    "readings",
     "resolve",
     "supported_dtypes",
     "window_elements",
@@ -51,6 +54,8 @@ _FAMILIES: dict[tuple[str, str], ModuleType] = {
     ("ai.onnx", "GlobalMaxPool"): onnx_globalmaxpool,
     ("ai.onnx", "LpPool"): onnx_lppool,
     ("ai.onnx", "GlobalLpPool"): onnx_globallppool,
+    ("ai.onnx", "MaxUnpool"): onnx_maxunpool,
+    ("ai.onnx", "MaxRoiPool"): onnx_maxroipool,
     ("openvino", "AvgPool"): openvino_avgpool,
     ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avgpool,
     ("onednn", "AvgPool"): onednn_avgpool,
@@ -130,6 +135,19 @@ def evaluate(domain: str, op: str, version: int, inputs: list[np.ndarray], attri
     """Compute the op's outputs (averages: float64 accumulation, one rounding to the input dtype; max: exact)."""
     outputs, unspecified = _family(domain, op).evaluate(resolve(domain, op, version), list(inputs), dict(attributes))
     return Result(outputs=outputs, unspecified=unspecified)
+
+
+def readings(
+    domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+) -> dict[str, Result]:
+    """Ops whose text allows several readings (MaxUnpool, MaxRoiPool): each reading's outputs by name, for a judge
+    that accepts an output matching any of them. ``evaluate`` is their merge: the first reading's values,
+    unspecified wherever two readings differ. Other ops: UnknownOp."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "readings"):
+        raise UnknownOp(f"{domain}::{op} has a single reading: use evaluate")
+    found = mod.readings(resolve(domain, op, version), list(inputs), dict(attributes))
+    return {name: Result(outputs=outputs, unspecified=masks) for name, (outputs, masks) in found.items()}
 
 
 def window_indices(
