@@ -39,9 +39,9 @@ def test_resolve_other_domains() -> None:
     assert reference.resolve("onednn", "AvgPool", 1) == 1
 
 
-@pytest.mark.parametrize("args", [("ai.onnx", "RoiAlign", 16), ("ai.onnx", "MaxUnpool", 8), ("ai.onnx", "AveragePool", 0),
-                                  ("openvino", "AdaptiveAvgPool", 7), ("tf", "AvgPool", 1),
-                                  ("openvino", "AvgPool", None)])
+@pytest.mark.parametrize("args", [("ai.onnx", "RoiAlign", 16), ("ai.onnx", "MaxUnpool", 8),
+                                  ("ai.onnx", "AveragePool", 0), ("openvino", "AdaptiveAvgPool", 7),
+                                  ("tf", "AvgPool", 1), ("openvino", "AvgPool", None)])
 def test_resolve_unknown(args: tuple) -> None:
     with pytest.raises(reference.UnknownOp):
         reference.resolve(*args)
