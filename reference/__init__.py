@@ -26,6 +26,7 @@ __all__ = [
     "evaluate",
     "known_ops",
     "output_shapes",
+    "readings",
     "resolve",
     "supported_dtypes",
     "window_elements",
@@ -127,6 +128,19 @@ def evaluate(domain: str, op: str, version: int, inputs: list[np.ndarray], attri
     """Compute the op's outputs (averages: float64 accumulation, one rounding to the input dtype; max: exact)."""
     outputs, unspecified = _family(domain, op).evaluate(resolve(domain, op, version), list(inputs), dict(attributes))
     return Result(outputs=outputs, unspecified=unspecified)
+
+
+def readings(
+    domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+) -> dict[str, Result]:
+    """Ops whose text allows several readings (MaxUnpool, MaxRoiPool): each reading's outputs by name, for a judge
+    that accepts an output matching any of them. ``evaluate`` is their merge: the first reading's values,
+    unspecified wherever two readings differ. Other ops: UnknownOp."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "readings"):
+        raise UnknownOp(f"{domain}::{op} has a single reading: use evaluate")
+    found = mod.readings(resolve(domain, op, version), list(inputs), dict(attributes))
+    return {name: Result(outputs=outputs, unspecified=masks) for name, (outputs, masks) in found.items()}
 
 
 def window_indices(

@@ -47,6 +47,8 @@ class Port:
     #: an attribute naming this output's element type in OpenVINO spelling (index_element_type "i32"/"i64");
     #: ``dtype`` is its default when the attribute is left out
     dtype_attribute: str | None = None
+    #: an input a model may leave out (ONNX "Optional", e.g. MaxUnpool's output_shape)
+    optional: bool = False
 
     def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
         """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""
