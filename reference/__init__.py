@@ -16,7 +16,9 @@ import numpy as np
 
 from . import (
     onednn_avgpool,
+    onednn_avgpool_backward,
     onednn_maxpool,
+    onednn_maxpool_backward,
     onnx_averagepool,
     onnx_globalaveragepool,
     onnx_globallppool,
@@ -39,6 +41,7 @@ __all__ = [
     "output_shapes",
     "resolve",
     "supported_dtypes",
+    "tie_groups",
     "window_elements",
     "window_indices",
     "window_taps",
@@ -57,6 +60,8 @@ _FAMILIES: dict[tuple[str, str], ModuleType] = {
     ("openvino", "MaxPool"): openvino_maxpool,
     ("openvino", "AdaptiveMaxPool"): openvino_adaptive_maxpool,
     ("onednn", "MaxPool"): onednn_maxpool,
+    ("onednn", "AvgPoolBackward"): onednn_avgpool_backward,
+    ("onednn", "MaxPoolBackward"): onednn_maxpool_backward,
 }
 # The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}
@@ -159,3 +164,12 @@ def window_taps(
     if input_values:
         return mod.window_taps(resolve(domain, op, version), shape, dict(attributes), input_values)
     return mod.window_taps(resolve(domain, op, version), shape, dict(attributes))
+
+
+def tie_groups(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Any:
+    """Ops whose output moves with the choice among equal maxima (MaxPoolBackward): the groups of elements that
+    choice moves values between, and the total each group keeps (``onednn_maxpool_backward.TieGroups``)."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "tie_groups"):
+        raise UnknownOp(f"{domain}::{op} has no tie groups")
+    return mod.tie_groups(resolve(domain, op, version), list(inputs), dict(attributes))

@@ -76,11 +76,19 @@ def test_the_check_finds_an_op_name(tmp_path):
     assert op_names_in_code(sample) == {"MaxPool", "run_avg_pool"}
 
 
+#: Reference ops that have no registry entry yet: their outputs need error models the harness does not have yet
+#: (MaxPoolBackward's tie groups, docs/spec-notes.md "oneDNN Graph MaxPoolBackward"). Strict: an entry added for one
+#: must remove it from here.
+AWAITING_ENTRY = {("onednn", "AvgPoolBackward"), ("onednn", "MaxPoolBackward")}
+
+
 def test_every_entry_matches_its_reference():
     known = {(d, o): set() for d, o, _ in reference.known_ops()}
     for d, o, v in reference.known_ops():
         known[(d, o)].add(v)
-    assert {e.key: set(e.versions) for e in ops.entries()} == known
+    assert AWAITING_ENTRY <= set(known)
+    assert {e.key: set(e.versions) for e in ops.entries()} == {k: v for k, v in known.items()
+                                                              if k not in AWAITING_ENTRY}
 
 
 def test_registry_lookup_and_domain_alias():
