@@ -29,6 +29,7 @@ __all__ = [
     "readings",
     "resolve",
     "supported_dtypes",
+    "tie_groups",
     "window_elements",
     "window_indices",
     "window_taps",
@@ -170,3 +171,12 @@ def window_taps(
     if input_values:
         return mod.window_taps(resolve(domain, op, version), shape, dict(attributes), input_values)
     return mod.window_taps(resolve(domain, op, version), shape, dict(attributes))
+
+
+def tie_groups(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Any:
+    """Ops whose output moves with the choice among equal maxima (MaxPoolBackward): the groups of elements that
+    choice moves values between, and the total each group keeps (``onednn_maxpool_backward.TieGroups``)."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "tie_groups"):
+        raise UnknownOp(f"{domain}::{op} has no tie groups")
+    return mod.tie_groups(resolve(domain, op, version), list(inputs), dict(attributes))

@@ -20,6 +20,7 @@ def test_known_ops_exactly_the_registered_versions() -> None:
         + [("ai.onnx", "GlobalLpPool", v) for v in (1, 2, 22)]
         + [("openvino", "AvgPool", v) for v in (1, 14, 16)]
         + [("openvino", "AdaptiveAvgPool", 8), ("onednn", "AvgPool", 1), ("onednn", "MaxPool", 1)]
+        + [("onednn", "AvgPoolBackward", 1), ("onednn", "MaxPoolBackward", 1)]
         + [("openvino", "MaxPool", v) for v in (1, 8, 14)] + [("openvino", "AdaptiveMaxPool", 8)]
         + [("ai.onnx", "MaxUnpool", v) for v in (9, 11, 22)] + [("ai.onnx", "MaxRoiPool", v) for v in (1, 22)]
     )
