@@ -54,10 +54,7 @@ class Oracle:
             return None
         if self._magnitude is None:
             inst = self.instance
-            # integer inputs (AdaptiveAvgPool's output_size) are parameters, not terms of the average
-            abs_inputs = [x if x.dtype.kind in "iub" else np.abs(x.astype(np.float64)) for x in self.inputs]
-            result = reference.evaluate(inst.domain, inst.op, inst.version, abs_inputs, inst.attributes)
-            self._magnitude = result.outputs
+            self._magnitude = reference.magnitude(inst.domain, inst.op, inst.version, self.inputs, inst.attributes)
         return self._magnitude
 
     def evidence(self, count: int) -> Evidence:
@@ -80,9 +77,12 @@ class Oracle:
             name=names[i], label=port.name if port is not None else "output", error_model=model,
             window=self.window() if model in ("average", "pnorm") else 1, p=p,
             of_values=port.of_values if port is not None else 0, unspecified=masks[i] if i < len(masks) else None,
+            custom=port.custom if port is not None else None,
         ) for i, (port, model) in enumerate(zip(ports, models)))
         return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance, outputs=rules,
-                        inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps)
+                        inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps,
+                        domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
+                        inputs=tuple(self.inputs))
 
     def taps(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per output element, the tap indices of its window (the op's index convention, -1 for padding) and the

@@ -91,7 +91,7 @@ def _fill(record: ResultRecord, judged: list[outputs.Judged]) -> None:
 
 def _output_entry(j: outputs.Judged) -> dict:
     c = j.comparison
-    return {"name": j.rule.label, "error_model": j.rule.error_model, "ok": c.ok, "reason": c.reason,
+    return {"name": j.rule.label, "error_model": j.rule.model_name, "ok": c.ok, "reason": c.reason,
             "max_abs_err": c.max_abs_err, "max_rel_err": c.max_rel_err, "max_ulp": c.max_ulp,
             "mismatches": c.mismatches, "elements": c.elements, "unspecified": c.unspecified, "ties": c.ties,
             "tolerance": j.policy.describe() if j.policy else "index", "worst": c.worst, "error_grid": c.error_grid}

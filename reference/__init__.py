@@ -25,6 +25,7 @@ __all__ = [
     "UnknownOp",
     "evaluate",
     "known_ops",
+    "magnitude",
     "output_shapes",
     "readings",
     "resolve",
@@ -142,6 +143,20 @@ def readings(
         raise UnknownOp(f"{domain}::{op} has a single reading: use evaluate")
     found = mod.readings(resolve(domain, op, version), list(inputs), dict(attributes))
     return {name: Result(outputs=outputs, unspecified=masks) for name, (outputs, masks) in found.items()}
+
+
+def magnitude(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> list:
+    """Per output, the same result computed on the magnitudes of its terms, in float64 (the error bound's scale):
+    by default the op applied to |x| of every floating-point input (integer inputs are parameters, not terms); a
+    module whose terms are not its inputs' magnitudes (MaxPoolBackward: |src| would move the maxima) defines
+    ``magnitude`` itself."""
+    mod = _family(domain, op)
+    since = resolve(domain, op, version)
+    if hasattr(mod, "magnitude"):
+        found = mod.magnitude(since, list(inputs), dict(attributes))
+        return list(found) if isinstance(found, list | tuple) else [found]
+    terms = [x if x.dtype.kind in "iub" else np.abs(x.astype(np.float64)) for x in inputs]
+    return evaluate(domain, op, version, terms, attributes).outputs
 
 
 def window_indices(

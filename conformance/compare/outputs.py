@@ -70,7 +70,9 @@ def compare_all(evidence: Evidence, rules: list[Policy | None], expected: list[n
     judged = []
     for i, (output, rule) in enumerate(zip(evidence.outputs, rules)):
         e, a = expected[i], actual[i]
-        if rule is None:
+        if output.custom is not None:
+            result = output.custom.judge(e, a, output, rule, magnitude[i] if i < len(magnitude) else None, evidence)
+        elif rule is None:
             values = expected[output.of_values] if output.of_values < len(expected) else None
             result = compare_indices(e, a, values, evidence.taps, output.unspecified, name=output.name)
         else:
@@ -98,7 +100,8 @@ def _bit_identical(evidence: Evidence, expected: list[np.ndarray], actual: list,
 
 def describe(evidence: Evidence, rules: list[Policy | None]) -> str:
     """The record's ``tolerance`` text: one policy, or one per output when they differ."""
-    texts = [r.describe() if r else INDEX_TEXT for r in rules]
+    texts = [o.custom.describe(r) if o.custom is not None else r.describe() if r else INDEX_TEXT
+             for o, r in zip(evidence.outputs, rules)]
     if len(set(texts)) == 1:
         return texts[0]
     return "; ".join(f"{output.label}: {t}" for output, t in zip(evidence.outputs, texts))

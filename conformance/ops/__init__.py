@@ -12,10 +12,10 @@ import functools
 import importlib
 import pkgutil
 
-from conformance.ops.spec import ERROR_MODELS, Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, OpEntry, Port
 
-__all__ = ["ERROR_MODELS", "Attribute", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "entries", "entry", "find",
-           "spec_versions"]
+__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "entries", "entry",
+           "find", "spec_versions"]
 
 #: The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}
