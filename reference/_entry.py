@@ -55,7 +55,7 @@ def windowed_op(op: str, geometry: Geometry, integer_since: int | None = None):
         since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
     ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
         x = inputs[0]
-        integer = isinstance(x, np.ndarray) and x.dtype.kind in "iu" and len(inputs) == 1
+        integer = isinstance(x, np.ndarray) and x.dtype.kind in "iuO" and len(inputs) == 1
         if not (integer and integer_since is not None and since >= integer_since):
             one_float_input(op, since, inputs)
         axes, divisor = geometry(since, inputs[0].shape, attributes)

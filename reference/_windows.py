@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
@@ -85,6 +86,18 @@ def max_window_elements(axes: Sequence[Axis]) -> int:
     return math.prod(int(axis_counts(a, Divisor.INPUT)[0].max(initial=0)) for a in axes)
 
 
+def _pad_exact(x: np.ndarray, ax: int, lo: int, hi: int) -> np.ndarray:
+    """Zero-pad an array of Python ints with Python ints: np.pad writes np.int64 zeros, and adding one to a 64-bit
+    value beyond int64's range overflows."""
+    shape = list(x.shape)
+    shape[ax] += lo + hi
+    padded = np.full(shape, 0, dtype=object)
+    inner: list[slice] = [slice(None)] * x.ndim
+    inner[ax] = slice(lo, lo + x.shape[ax])
+    padded[tuple(inner)] = x
+    return padded
+
+
 def _window_sum_axis(x: np.ndarray, ax: int, axis: Axis) -> np.ndarray:
     """Sum over windows along array axis `ax`, zero outside the input; output length axis.out."""
     if axis.out == 0:
@@ -98,7 +111,7 @@ def _window_sum_axis(x: np.ndarray, ax: int, axis: Axis) -> np.ndarray:
         # Zero-pad only this axis, only as far as some tap reaches (pads can exceed what is used).
         widths = [(0, 0)] * x.ndim
         widths[ax] = (lo, hi)
-        x = np.pad(x, widths)
+        x = np.pad(x, widths) if x.dtype.kind != "O" else _pad_exact(x, ax, lo, hi)
     base = first + lo
     index: list[slice] = [slice(None)] * x.ndim
 
@@ -112,6 +125,21 @@ def _window_sum_axis(x: np.ndarray, ax: int, axis: Axis) -> np.ndarray:
     for j in range(2, axis.kernel):
         acc += tap(j)
     return acc
+
+
+def _exact_average(acc: np.ndarray, div: np.ndarray, empty: np.ndarray,
+                   dtype: np.dtype) -> tuple[np.ndarray, np.ndarray | None]:
+    """Integer sums over integer divisors: object input (the exact means as Fractions, for a judge that needs floor
+    and ceil of them) or an integer type (the mean rounded to the nearest integer, ties to even, 0 where empty)."""
+    divisor = np.broadcast_to(np.where(empty, 1, div).astype(object), acc.shape)
+    mean = np.frompyfunc(Fraction, 2, 1)(acc, divisor)
+    mask = np.broadcast_to(empty, acc.shape).copy() if empty.any() else None
+    if dtype.kind == "O":
+        return mean, mask
+    rounded = np.frompyfunc(round, 1, 1)(mean)  # round() of a Fraction: nearest, ties to even
+    if mask is not None:
+        rounded[mask] = 0
+    return rounded.astype(dtype), mask
 
 
 def to_dtype(y: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -139,7 +167,8 @@ def pool_average(x: np.ndarray, axes: Sequence[Axis], divisor: Divisor) -> tuple
     Windows whose divisor is zero (no counted element) are unspecified: NaN value, True in the mask.
     """
     lead = x.ndim - len(axes)
-    acc = x.astype(np.float64)
+    exact = x.dtype.kind in "iuO"  # integers: Python ints and Fractions, exact at every width (V7)
+    acc = x.astype(object if exact else np.float64)
     for i, axis in enumerate(axes):
         acc = _window_sum_axis(acc, lead + i, axis)
     div: np.ndarray | None = None
@@ -152,6 +181,8 @@ def pool_average(x: np.ndarray, axes: Sequence[Axis], divisor: Divisor) -> tuple
     if div is None:  # no spatial axes: nothing to average
         return x.copy(), None
     empty = div == 0
+    if exact:
+        return _exact_average(acc, div, empty, x.dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         if np.all(div == div.flat[0]) and not empty.any():
             # uniform divisor (the common interior case): one scalar division, no broadcast temp

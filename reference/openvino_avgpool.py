@@ -8,7 +8,7 @@ Choices (docs/spec-notes.md): the output-shape formula follows the intended floo
 kernel) / stride) + 1, not the published one (erratum); exclude-pad=false counts input and
 pads_begin/pads_end elements but not the ceil overhang; windows with nothing to count are unspecified.
 Integer inputs (14, 16: "floating point or integer type", no rounding stated): the exact mean rounded to the
-nearest integer, ties to even (what OpenVINO's CPU plugin returns); a comparator accepts floor or ceil of the exact
+nearest integer, ties to even (what OpenVINO's CPU plugin returns); the harness accepts floor or ceil of the exact
 mean (V7).
 """
 
@@ -50,10 +50,8 @@ REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order m
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
     # AvgPool-1 has no type section ("T: floating-point" by convention); OpenVINO's CPU plugin runs these.
-    # 14 and 16 also allow integer types (``integer_dtypes``): evaluate accepts them, but they join this list
-    # only with the error model that judges them (V7: floor or ceil of the exact mean), or the harness would
-    # draw integer cases it cannot judge yet.
-    return ("float16", "float32", "float64", "bfloat16")
+    # 14 and 16 also allow integer types, judged by floor or ceil of the exact mean (V7).
+    return ("float16", "float32", "float64", "bfloat16") + integer_dtypes(since)
 
 
 def integer_dtypes(since: int) -> tuple[str, ...]:

@@ -19,6 +19,10 @@ ONNX_TYPES = {
     "int64": TensorProto.INT64,
     "int8": TensorProto.INT8,
     "uint8": TensorProto.UINT8,
+    "int16": TensorProto.INT16,
+    "uint16": TensorProto.UINT16,
+    "uint32": TensorProto.UINT32,
+    "uint64": TensorProto.UINT64,
 }
 
 

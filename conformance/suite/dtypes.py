@@ -14,9 +14,13 @@ _DTYPES: dict[str, np.dtype] = {
     "int64": np.dtype(np.int64),
     "int8": np.dtype(np.int8),
     "uint8": np.dtype(np.uint8),
+    "int16": np.dtype(np.int16),
+    "uint16": np.dtype(np.uint16),
+    "uint32": np.dtype(np.uint32),
+    "uint64": np.dtype(np.uint64),
 }
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
-INT_DTYPES = ("int8", "uint8", "int32", "int64")
+INT_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
 DTYPE_NAMES = tuple(_DTYPES)
 
 
