@@ -47,6 +47,10 @@ class Port:
     #: an attribute naming this output's element type in OpenVINO spelling (index_element_type "i32"/"i64");
     #: ``dtype`` is its default when the attribute is left out
     dtype_attribute: str | None = None
+    #: outputs: the input whose rank this output has where the spec ties them (every pool: the data input); a model
+    #: declares it when the reference cannot infer the shape (a negative case). None: the rank is no input's
+    #: (the output is then declared without a shape there)
+    rank_of: int | None = 0
 
     def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
         """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""
