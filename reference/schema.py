@@ -103,6 +103,15 @@ class Schema:
         return tuple(a.name for a in self.attributes_at(version) if a.required)
 
 
+def auto_pad_mode(attribute: Attribute, value: Any) -> str | None:
+    """The padding mode (explicit | same_upper | same_lower | valid) an auto_pad value names, None for a value the
+    attribute does not allow. Every spec's auto_pad defaults to explicit padding (ONNX NOTSET, OpenVINO explicit,
+    oneDNN None) and names the other modes, each in its own case."""
+    if not any(value == allowed for allowed in attribute.values):
+        return None
+    return "explicit" if value == attribute.default else str(value).lower()
+
+
 def openvino_rounding_attributes(ceil_torch_since: int) -> tuple[Attribute, ...]:
     """rounding_type (floor and ceil; ceil_torch from ``ceil_torch_since``) and auto_pad, as OpenVINO's window
     pools define them."""
