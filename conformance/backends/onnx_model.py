@@ -7,8 +7,7 @@ import re
 import onnx
 from onnx import TensorProto, helper
 
-from conformance import ops
-from conformance.backends.shapes import output_ranks
+from conformance.backends.shapes import output_dtypes, output_ranks
 from conformance.suite.model import CaseInstance
 
 ONNX_TYPES = {
@@ -53,14 +52,6 @@ def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
     if check:
         onnx.checker.check_model(model)
     return model
-
-
-def output_dtypes(case: CaseInstance) -> list[str]:
-    """Each output's dtype as the op's schema declares it (a fixed index type, one an attribute names, else the
-    instance's); an op the registry does not know gets the instance dtype."""
-    entry = ops.find(case.domain, case.op)
-    count = len(case.output_names) or 1
-    return [entry.output_dtype(i, case.dtype, case.attributes) if entry else case.dtype for i in range(count)]
 
 
 def symbolic_dims(name: str, rank: int | None) -> list[str] | None:
