@@ -49,6 +49,10 @@ class Port:
     dtype_attribute: str | None = None
     #: an input a model may leave out (ONNX "Optional", e.g. MaxUnpool's output_shape)
     optional: bool = False
+    #: outputs: the input whose rank this output has where the spec ties them (every pool: the data input); a model
+    #: declares it when the reference cannot infer the shape (a negative case). None: the rank is no input's
+    #: (the output is then declared without a shape there)
+    rank_of: int | None = 0
 
     def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
         """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""
@@ -99,6 +103,15 @@ class Schema:
     def required_names(self, version: int) -> tuple[str, ...]:
         """The attributes a version requires, in declaration order."""
         return tuple(a.name for a in self.attributes_at(version) if a.required)
+
+
+def auto_pad_mode(attribute: Attribute, value: Any) -> str | None:
+    """The padding mode (explicit | same_upper | same_lower | valid) an auto_pad value names, None for a value the
+    attribute does not allow. Every spec's auto_pad defaults to explicit padding (ONNX NOTSET, OpenVINO explicit,
+    oneDNN None) and names the other modes, each in its own case."""
+    if not any(value == allowed for allowed in attribute.values):
+        return None
+    return "explicit" if value == attribute.default else str(value).lower()
 
 
 def openvino_rounding_attributes(ceil_torch_since: int) -> tuple[Attribute, ...]:

@@ -7,7 +7,7 @@ import re
 import onnx
 from onnx import TensorProto, helper
 
-from conformance import ops
+from conformance.backends.shapes import output_dtypes, output_ranks
 from conformance.suite.model import CaseInstance
 
 ONNX_TYPES = {
@@ -27,7 +27,8 @@ ONNX_TYPES = {
 
 
 def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
-    """One node, inputs with their static shapes, outputs with their dtype (the op registry's) and no shape.
+    """One node, every input with its static shape and its own dtype (an integer input keeps its type), outputs
+    with their dtype (the op registry's) and rank (conformance/backends/shapes.py) and no sizes.
 
     Output dims are left symbolic on purpose: the runtime's own shape inference is under test.
     ``check`` runs onnx.checker; negative cases skip it so that the runtime, not the checker, must reject them.
@@ -44,13 +45,10 @@ def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
         helper.make_tensor_value_info(name, ONNX_TYPES[dtype], list(shape))
         for name, dtype, shape in zip(case.input_names, case.input_dtypes, case.input_shapes)
     ]
-    rank = len(case.input_shapes[0])
-    entry = ops.find(case.domain, case.op)
+    names = case.output_names or ["y"]
     outputs = [
-        helper.make_tensor_value_info(
-            name, ONNX_TYPES[entry.output_dtype(i, case.dtype, case.attributes) if entry else case.dtype],
-            [f"{name}_d{d}" for d in range(rank)])
-        for i, name in enumerate(case.output_names or ["y"])
+        helper.make_tensor_value_info(name, ONNX_TYPES[dtype], symbolic_dims(name, rank))
+        for name, dtype, rank in zip(names, output_dtypes(case), output_ranks(case, len(names)))
     ]
     graph = helper.make_graph([node], _graph_name(case.id), inputs, outputs)
     model = helper.make_model_gen_version(graph, opset_imports=[helper.make_opsetid("", case.version)])
@@ -58,6 +56,11 @@ def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
     if check:
         onnx.checker.check_model(model)
     return model
+
+
+def symbolic_dims(name: str, rank: int | None) -> list[str] | None:
+    """``rank`` named dims (the runtime infers their sizes); None, no shape at all, when the rank is unknown."""
+    return None if rank is None else [f"{name}_d{d}" for d in range(rank)]
 
 
 _NOT_WORD = re.compile(r"\W")

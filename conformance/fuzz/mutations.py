@@ -1,7 +1,8 @@
 """Invalid-input mutations: each breaks one rule of the spec; the reference must reject the result.
 
 Generic over ops: where a mutation needs an attribute's name (the kernel, the pads, the exclude-pad flag), the
-draft's fuzz profile (the op registry) gives it.
+draft's fuzz profile (the op registry) gives it. An op adds mutations of its own by name in its FuzzSpec
+(``mutators``); they take precedence over the generic table.
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def _missing_exclude_pad(d: Draft, a: dict, i: dict, t: str) -> Parts:
 
 def _output_size(change: str) -> Callable[[Draft, dict, dict, str], Parts]:
     def mutate(d: Draft, a: dict, i: dict, t: str) -> Parts:
-        size = i["output_size"]
+        size = list(i.values())[1]  # the output extent follows the data input (parts.default_inputs)
         if change == "zero":
             size["data"] = [0, *size["data"][1:]]
         elif change == "length":
@@ -154,5 +155,10 @@ MUTATIONS: dict[str, Callable[[Draft, dict, dict, str], Parts]] = {
 }
 
 
+def mutation(draft: Draft) -> Callable[[Draft, dict, dict, str], Parts]:
+    """The draft's mutation: the op's own (``FuzzSpec.mutators``), else the generic one of that name."""
+    return spec_of(draft).mutators.get(draft.mutation) or MUTATIONS[draft.mutation]
+
+
 def apply_mutation(draft: Draft, attrs: dict[str, Any], inputs: dict[str, dict[str, Any]], dtype: str) -> Parts:
-    return MUTATIONS[draft.mutation](draft, attrs, inputs, dtype)
+    return mutation(draft)(draft, attrs, inputs, dtype)

@@ -34,9 +34,8 @@ def value_spec(draft: Draft) -> dict[str, Any]:
     return {"random": {"seed": draft.value_seed, "distribution": "uniform", "low": -4.0, "high": 4.0}}
 
 
-def case_parts(draft: Draft) -> tuple[dict[str, Any], dict[str, dict[str, Any]], str]:
-    """(attributes, inputs as YAML mappings, dtype) with the draft's mutation applied."""
-    attrs = attributes(draft)
+def default_inputs(draft: Draft) -> dict[str, dict[str, Any]]:
+    """The inputs of a window or output-size draft: the data input, then the output extent when one was drawn."""
     x: dict[str, Any] = {"shape": list(draft.input_shape()), **value_spec(draft)}
     inputs: dict[str, dict[str, Any]] = {"x": x}
     if draft.output_size:
@@ -44,6 +43,15 @@ def case_parts(draft: Draft) -> tuple[dict[str, Any], dict[str, dict[str, Any]],
             "shape": [len(draft.output_size)], "dtype": draft.output_size_dtype,
             "data": [int(v) for v in draft.output_size],
         }
+    return inputs
+
+
+def case_parts(draft: Draft) -> tuple[dict[str, Any], dict[str, dict[str, Any]], str]:
+    """(attributes, inputs as YAML mappings, dtype) with the draft's mutation applied; an op with inputs of
+    another shape (indices, regions, a gradient) lowers them itself (``FuzzSpec.inputs``)."""
+    attrs = attributes(draft)
+    own_inputs = spec_of(draft).inputs
+    inputs = own_inputs(draft) if own_inputs is not None else default_inputs(draft)
     dtype = draft.dtype
     if draft.mutation:
         attrs, inputs, dtype = apply_mutation(draft, attrs, inputs, dtype)
@@ -76,7 +84,8 @@ def describe(draft: Draft) -> str:
     """One line for tables: input shape, attributes, dtype, layout, values."""
     attrs, inputs, dtype = case_parts(draft)
     attr_text = ", ".join(f"{k}={v}" for k, v in attrs.items())
-    extra = "".join(f" {name}={body['data']}" for name, body in list(inputs.items())[1:] if "data" in body)
+    (first, data), *others = inputs.items()
+    extra = "".join(f" {name}={body['data']}" for name, body in others if "data" in body)
     layout = f" {draft.layout}" if draft.layout else ""
     mutation = f" [invalid: {draft.mutation}]" if draft.mutation else ""
-    return f"x{inputs['x']['shape']} {dtype}{layout} {{{attr_text}}}{extra} values={draft.values}{mutation}"
+    return f"{first}{data['shape']} {dtype}{layout} {{{attr_text}}}{extra} values={draft.values}{mutation}"

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from conformance.fuzz.draft import VALUE_LEVELS, Draft
+from conformance.fuzz.profiles import spec_of
 
 #: check(draft) -> the divergence kind the draft shows (or None when the reference gives the wrong verdict)
 Check = Callable[[Draft], "str | None"]
@@ -20,10 +21,12 @@ _FLOOR = {"spatial": 1, "kernel": 1, "strides": 1, "dilations": 1, "pads_begin":
 
 
 def candidates(draft: Draft) -> Iterator[Draft]:
-    """Simpler variants of ``draft``, biggest simplifications first."""
+    """Simpler variants of ``draft``, biggest simplifications first; an op's own ``extra`` values are shrunk by
+    its FuzzSpec (``shrink``), after the shared fields and before the values."""
+    spec = spec_of(draft)
     for axis in range(draft.rank - 1, -1, -1):
         if draft.rank > 1:
-            yield draft.drop_axis(axis)
+            yield draft.drop_axis(axis, spec.extra_axes)
     if draft.batch > 1:
         yield replace(draft, batch=1)
     if draft.channels > 1:
@@ -49,6 +52,8 @@ def candidates(draft: Draft) -> Iterator[Draft]:
             for smaller in dict.fromkeys((floor, value // 2, value - 1)):
                 if floor <= smaller < value:
                     yield replace(draft, **{name: values[:axis] + (smaller,) + values[axis + 1:]})
+    if spec.shrink is not None:
+        yield from spec.shrink(draft)
     level = VALUE_LEVELS.index(draft.values)
     for simpler in VALUE_LEVELS[:level]:
         yield replace(draft, values=simpler)

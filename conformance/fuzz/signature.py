@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from conformance.fuzz.draft import Draft
+from conformance.fuzz.profiles import spec_of
 from conformance.records import ResultRecord
 
 NO_DIVERGENCE = ""
@@ -64,6 +65,9 @@ def features(draft: Draft) -> list[str]:
         found.append("upsample")
     if draft.output_size and draft.output_size_dtype != "int64":
         found.append(f"output_size:{draft.output_size_dtype}")
+    own = spec_of(draft).features
+    if own is not None:  # what an op's own configuration (Draft.extra) adds
+        found.extend(own(draft))
     if draft.dtype != "float32":
         found.append(draft.dtype)
     if draft.layout == "NXC":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -38,6 +39,7 @@ def _attributes(draft: Any) -> dict[str, Any]:
 
 def fuzz(since: int) -> FuzzSpec:
     return FuzzSpec(
+        draw=draws.windowed,
         attributes=_attributes, roundings=("floor", "ceil"), include_pad=True, layouts=("NXC", "NCX"),
         mutations=("kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
                    "rank_high", "int_dtype", "bad_auto_pad", "bad_rounding", "missing_exclude_pad",

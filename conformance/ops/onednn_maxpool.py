@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops.onednn_avgpool import AUTO_PAD, auto_pad_of
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -44,6 +45,7 @@ def _not_an_attribute(draft: Any) -> dict[str, Any]:
 
 def fuzz(since: int) -> FuzzSpec:
     return FuzzSpec(
+        draw=draws.windowed,
         attributes=_attributes, roundings=("floor", "ceil"), dilations=True, layouts=("NXC", "NCX"),
         mutations=("kernel_zero", "stride_zero", "pad_negative", "dilation_zero", "kernel_length", "empty_output",
                    "rank_low", "rank_high", "int_dtype", "bad_auto_pad", "bad_rounding", "later_attribute"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -25,6 +26,7 @@ def fuzz(since: int) -> FuzzSpec:
         mutations.append("bad_flag")
     mutations.append("dilation_zero" if since >= DILATIONS else "later_attribute")
     return FuzzSpec(
+        draw=draws.windowed,
         attributes=lambda d: _pool.onnx_fuzz_attributes(d, CEIL, DILATIONS, INCLUDE_PAD),
         roundings=("floor", "ceil") if since >= CEIL else ("floor",), include_pad=since >= INCLUDE_PAD,
         dilations=since >= DILATIONS, mutations=tuple(mutations),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import onnx_lppool
@@ -54,6 +55,7 @@ def fuzz(since: int) -> FuzzSpec:
     else:
         mutations.append("later_attribute")
     return FuzzSpec(
+        draw=draws.windowed,
         attributes=_fuzz_attributes,
         roundings=("floor", "ceil") if since >= CEIL else ("floor",),
         dilations=since >= DILATIONS, mutations=tuple(mutations),

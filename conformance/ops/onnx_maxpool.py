@@ -6,6 +6,7 @@ rule that a ceil-mode window starting in the right padding is dropped.
 
 from __future__ import annotations
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -31,6 +32,7 @@ def fuzz(since: int) -> FuzzSpec:
     else:
         mutations.append("later_attribute")
     return FuzzSpec(
+        draw=draws.windowed,
         attributes=lambda d: _pool.onnx_fuzz_attributes(d, CEIL, DILATIONS, None),
         roundings=("floor", "ceil") if since >= CEIL else ("floor",),
         dilations=since >= DILATIONS, mutations=tuple(mutations),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import ROUNDINGS, NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -16,7 +17,7 @@ def coverage(version: int) -> list[dims.Dimension]:
 
 def fuzz(since: int) -> FuzzSpec:
     return FuzzSpec(
-        attributes=lambda draft: {}, generator="output-size",
+        attributes=lambda draft: {}, draw=draws.output_sized,
         mutations=("output_size_zero", "output_size_length", "output_size_float", "rank_low", "rank_high",
                    "int_dtype", "later_attribute"),
         # the AdaptiveAvgPool-8 spec example's own erratum: an attribute the op does not define

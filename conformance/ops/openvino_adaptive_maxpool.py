@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.fuzz import draws
 from conformance.ops import dims
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import openvino_adaptive_maxpool
@@ -30,7 +31,7 @@ def _output_type(draft: Any) -> dict[str, Any]:
 
 def fuzz(since: int) -> FuzzSpec:
     return FuzzSpec(
-        attributes=_attributes, generator="output-size",
+        attributes=_attributes, draw=draws.output_sized,
         mutations=("output_size_zero", "output_size_length", "output_size_float", "rank_low", "rank_high",
                    "int_dtype", "later_attribute", "bad_index_type"),
         later_attribute=_output_type,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops._rounding import OpenRounding
 from conformance.ops.neutral import NeutralSpec
@@ -49,6 +50,7 @@ def fuzz(since: int) -> FuzzSpec:
         mutations.append("int_dtype")
     mutations.append("dilation_zero" if since >= DILATIONS else "later_attribute")
     return FuzzSpec(
+        draw=draws.windowed,
         attributes=_attributes, roundings=_roundings(since), include_pad=True, dilations=since >= DILATIONS,
         mutations=tuple(mutations), names={"kernel": "kernel", "pads": "pads_begin", "exclude_pad": "exclude-pad"},
         later_attribute=_pool.add_dilations, bad_auto_pad="SAME_UPPER",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.fuzz import draws
 from conformance.ops import _pool, dims
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -93,6 +94,7 @@ def fuzz(since: int) -> FuzzSpec:
     if since >= INDICES:
         mutations += ["dilation_zero", "bad_axis", "bad_index_type"]
     return FuzzSpec(
+        draw=draws.windowed,
         attributes=_attributes, roundings=_roundings(since), dilations=since >= INDICES,
         mutations=tuple(mutations), names={"kernel": "kernel", "pads": "pads_begin"},
         later_attribute=_later, bad_auto_pad="SAME_UPPER",

@@ -9,7 +9,8 @@ forbids) stay in ``reference/``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -51,22 +52,37 @@ def judged(ports: tuple[schema.Port, ...], error_models: dict[str, str | ErrorMo
 class FuzzSpec:
     """How the fuzzer draws valid drafts of one version and breaks them on purpose.
 
-    ``attributes(draft)`` spells a neutral draft (kernel, strides, pads_begin/end, rounding, include_pad, ...)
-    in this op's attribute names; ``later_attribute(draft)`` returns an attribute the version does not define.
-    ``names`` maps the neutral roles (kernel, pads, exclude_pad, flag) to this op's attribute names for the
-    generic mutations.
+    ``draw(profile, base, rng, rank)`` is the drawing strategy: the engine draws what every op shares (rank from
+    ``ranks``, dtype, layout, batch, channels, value seed) into ``base`` and the strategy fills in the op's
+    configuration (conformance/fuzz/draws.py has the window and output-size ones). ``attributes(draft)`` spells a
+    neutral draft (kernel, strides, pads_begin/end, rounding, include_pad, ...) in this op's attribute names;
+    ``later_attribute(draft)`` returns an attribute the version does not define. ``names`` maps the neutral roles
+    (kernel, pads, exclude_pad, flag) to this op's attribute names for the generic mutations.
+
+    An op whose configuration is not a window keeps what its strategy draws in ``Draft.extra`` and says here how
+    the rest of the fuzzer treats it, so that nothing in conformance/fuzz/ changes: ``inputs(draft)`` the case's
+    inputs as YAML mappings (None: the data input, and the output-size input when one was drawn), ``mutators``
+    its own invalid-input mutations by name (beside the generic ones), ``extra_axes`` the ``extra`` keys that hold
+    one value per spatial axis (dropped with the axis when shrinking), ``shrink(draft)`` simpler variants of its
+    ``extra`` values, ``features(draft)`` what its ``extra`` adds to a finding's signature.
     """
 
     attributes: Callable[[Any], dict[str, Any]]
+    draw: Callable[[Any, Any, random.Random, int], Any]  # (Profile, base Draft, rng, rank) -> Draft
     roundings: tuple[str, ...] = ("floor",)
     include_pad: bool = False
     dilations: bool = False
     layouts: tuple[str, ...] = ()
     mutations: tuple[str, ...] = ()
-    generator: str = "windowed"  # windowed | output-size (the output extent is an input)
     names: dict[str, str] = field(default_factory=dict)
     later_attribute: Callable[[Any], dict[str, Any]] | None = None
     bad_auto_pad: str = "SAME"
+    ranks: tuple[int, ...] = (1, 2, 2, 3)  # spatial ranks, drawn uniformly from the tuple (2 twice as often)
+    inputs: Callable[[Any], dict[str, dict[str, Any]]] | None = None
+    mutators: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    extra_axes: tuple[str, ...] = ()
+    shrink: Callable[[Any], Iterable[Any]] | None = None
+    features: Callable[[Any], list[str]] | None = None
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ def expand(case: Case) -> list[CaseInstance]:
 
 def _instance(case: Case, version: int, dtype: str, layout: str | None) -> CaseInstance:
     attributes = dict(case.attributes)
-    inputs = tuple(_retype(t, dtype) for t in case.inputs)
+    inputs = tuple(_retype(t, dtype, fixed) for t, fixed in zip(case.inputs, _fixed_input_dtypes(case, version)))
     outputs = tuple(_retype(t, dtype) for t in case.outputs or _default_outputs(case, version))
     if layout is not None:
         # Case files describe data channels-first (NCX); a channels-last instance transposes it.
@@ -52,8 +52,22 @@ def _default_outputs(case: Case, version: int) -> tuple[TensorSpec, ...]:
     return tuple(TensorSpec(name=p.name, shape=None, dtype=p.dtype) for p in ports)
 
 
-def _retype(spec: TensorSpec, dtype: str) -> TensorSpec:
-    """Float tensors follow the instance dtype; integer tensors (e.g. output_size) keep their own."""
+def _fixed_input_dtypes(case: Case, version: int) -> list[str | None]:
+    """Per case input, the dtype its op's schema fixes for that port (an indices input: int64), else None."""
+    entry = ops.find(case.domain, case.op)
+    try:
+        ports = entry.inputs_at(version) if entry else ()
+    except LookupError:  # a version before the op's first: the reference rejects the case
+        ports = ()
+    fixed = [p.dtype for p in ports]
+    return fixed + [None] * (len(case.inputs) - len(fixed))
+
+
+def _retype(spec: TensorSpec, dtype: str, fixed: str | None = None) -> TensorSpec:
+    """Float tensors follow the instance dtype; integer tensors (e.g. output_size) keep their own; a tensor that
+    gives no dtype has the one its port's schema fixes (indices: int64), else the instance dtype."""
+    if spec.dtype is None and fixed is not None:
+        return replace(spec, dtype=fixed)
     if spec.dtype is None or is_float(spec.dtype):
         return replace(spec, dtype=dtype)
     return spec

@@ -69,3 +69,22 @@ def test_same_pads_of_an_invalid_stride_are_zeros_for_torch_to_refuse():
     # no SAME pads exist for a zero stride: the geometry must not divide by it, torch's own check rejects the call
     assert resolve_auto_pad([5], [2], [0], [1], "same_lower", [], []) == ([0], [0])
     assert resolve_auto_pad([5], [2], [2], [1], "same_lower", [], []) == ([1], [0])
+
+
+def test_every_schemas_auto_pad_spellings_name_a_padding_mode():
+    """The torch mapping reads auto_pad from each op's schema: every allowed spelling names one of the four
+    modes, the default is explicit padding, a spelling another spec uses is not this one's."""
+    from conformance import ops
+    from conformance_reference.schema import auto_pad_mode
+
+    found = 0
+    for domain, op, version in ops.spec_versions():
+        attribute = ops.entry(domain, op).schema.attribute("auto_pad", version)
+        if attribute is None:
+            continue
+        found += 1
+        modes = [auto_pad_mode(attribute, value) for value in attribute.values]
+        assert sorted(modes) == ["explicit", "same_lower", "same_upper", "valid"]
+        assert auto_pad_mode(attribute, attribute.default) == "explicit"
+        assert auto_pad_mode(attribute, "SAME") is None
+    assert found

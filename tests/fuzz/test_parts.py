@@ -7,6 +7,7 @@ import random
 import pytest
 
 import conformance_reference as reference
+from conformance import ops
 from conformance.fuzz import signature as sig
 from conformance.fuzz.draft import Draft
 from conformance.fuzz.parts import attributes, to_instance
@@ -45,10 +46,11 @@ def test_most_valid_drafts_are_accepted_by_the_reference():
 
 
 def test_every_mutation_of_every_profile_builds_a_case():
-    for domain, op, version in [("ai.onnx", "AveragePool", 19), ("openvino", "AvgPool", 1),
-                                ("openvino", "AdaptiveAvgPool", 8), ("onednn", "AvgPool", 1)]:
+    fuzzable = [(d, o, v) for d, o, v in ops.spec_versions() if ops.entry(d, o).fuzz is not None]
+    assert fuzzable
+    for domain, op, version in fuzzable:  # from the registry: an added op's profile is checked too
         prof = profile(domain, op, version)
-        assert set(prof.mutations) <= set(MUTATIONS)
+        assert set(prof.mutations) <= set(MUTATIONS) | set(prof.spec.mutators)
         base = generate(prof, random.Random(1))
         for name in prof.mutations:
             instance = to_instance(Draft(**{**base.__dict__, "mutation": name}), f"m-{name}")
@@ -86,3 +88,53 @@ def test_shrinker_reaches_the_smallest_draft_that_keeps_the_kind():
     assert small.pads_begin == (0,) and small.pads_end == (0,) and small.values == "ones"
     assert runs < 200
     assert all(c != big for c in candidates(big))
+
+
+def test_an_op_of_another_shape_fuzzes_through_its_fuzz_spec_alone(monkeypatch):
+    """An unpooling-like op (data, int64 indices, an output shape per axis) draws, lowers, mutates, shrinks and
+    signs its configuration through its FuzzSpec: Draft, strategies, parts and shrink stay as they are."""
+    from dataclasses import replace
+
+    from conformance.fuzz import profiles
+    from conformance.fuzz.parts import case_parts, describe
+    from conformance.ops.spec import FuzzSpec
+
+    def draw(prof, base, rng, rank):
+        spatial = tuple(rng.randint(1, 4) for _ in range(rank))
+        return replace(base, spatial=spatial, extra={"output_shape": tuple(2 * s for s in spatial)})
+
+    def inputs(draft):
+        shape = list(draft.input_shape())
+        return {"x": {"shape": shape, "random": {"seed": draft.value_seed}},
+                "i": {"shape": shape, "dtype": "int64", "arange": {"start": 0, "step": 2}},
+                "output_shape": {"shape": [draft.rank + 2], "dtype": "int64",
+                                 "data": [draft.batch, draft.channels, *draft.extra["output_shape"]]}}
+
+    def drop_indices(d, a, i, t):
+        del i["i"]
+        return a, i, t
+
+    def shrink(draft):
+        sizes = draft.extra["output_shape"]
+        for axis, size in enumerate(sizes):
+            if size > 1:
+                yield replace(draft, extra={"output_shape": sizes[:axis] + (size - 1,) + sizes[axis + 1:]})
+
+    spec = FuzzSpec(attributes=lambda d: {"kernel_shape": [2] * d.rank}, draw=draw, ranks=(2,), inputs=inputs,
+                    mutations=("missing_indices",), mutators={"missing_indices": drop_indices},
+                    extra_axes=("output_shape",), shrink=shrink,
+                    features=lambda d: ["upsample"] if d.extra["output_shape"] != d.spatial else [])
+    prof = profiles.Profile("test", "Unpool", 1, ("float32",), spec)
+    monkeypatch.setattr(profiles, "profile", lambda domain, op, version: prof)
+
+    draft = generate(prof, random.Random(0))
+    assert draft.rank == 2 and len(draft.extra["output_shape"]) == 2
+    attrs, parts, dtype = case_parts(draft)
+    assert attrs == {"kernel_shape": [2, 2]} and list(parts) == ["x", "i", "output_shape"]
+    assert parts["i"]["dtype"] == "int64" and describe(draft).startswith("x[")
+    assert "i" not in case_parts(generate(prof, random.Random(0), invalid=True))[1]
+    dropped = draft.drop_axis(0, spec.extra_axes)
+    assert dropped.extra["output_shape"] == draft.extra["output_shape"][1:]
+    assert any(c.extra["output_shape"] != draft.extra["output_shape"] and c.spatial == draft.spatial
+               for c in candidates(draft))
+    assert "upsample" in sig.features(draft)

@@ -57,9 +57,12 @@ def op_names_in_code(path: Path) -> set[str]:
 
 
 def test_the_core_names_no_operator():
+    """Outside the registry (conformance/ops/) and the backends' per-op builder tables, nothing names an op; the
+    backends' shared files (conformance/backends/*.py: models, shapes, isolation, ...) included."""
     core = [p for p in sorted((ROOT / "conformance").rglob("*.py"))
-            if not p.relative_to(ROOT).as_posix().startswith(("conformance/ops/", "conformance/backends/"))]
-    assert len(core) > 40
+            if not p.relative_to(ROOT).as_posix().startswith(("conformance/ops/", "conformance/backends/"))
+            or p.parent == ROOT / "conformance" / "backends"]
+    assert len(core) > 50
     hits = {p.relative_to(ROOT).as_posix(): sorted(op_names_in_code(p)) for p in core}
     assert {k: v for k, v in hits.items() if v} == {}
 
@@ -121,7 +124,7 @@ def test_every_spec_version_has_coverage_and_a_fuzz_profile(domain, op, version)
     entry = ops.entry(domain, op)
     if entry.fuzz is not None:
         prof = profile(domain, op, version)
-        assert set(prof.mutations) <= set(MUTATIONS)
+        assert set(prof.mutations) <= set(MUTATIONS) | set(prof.spec.mutators)
         assert prof.dtypes == tuple(reference.supported_dtypes(domain, op, version))
 
 

@@ -19,7 +19,8 @@ from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.export import copy_standalone, write_runner
 from conformance.backends.onednn import _lib, _wheels, builders
 from conformance.backends.onednn import graph_api as g
-from conformance.backends.onednn.single_op import LibraryUnsupported, run_op
+from conformance.backends.onednn.single_op import GraphOp, LibraryUnsupported, run_op
+from conformance.backends.shapes import output_dtypes, output_ranks
 from conformance.suite.model import CaseInstance
 
 HERE = Path(__file__).parent
@@ -81,7 +82,8 @@ class OneDnnBackend(Backend):
         if self._engine is None:
             self._engine = g.Engine()  # reused across cases (saves ~0.3 ms of the ~4 ms a small case takes)
         try:
-            return run_op(spec, list(inputs), dict(case.attributes), engine=self._engine)
+            return run_op(spec, list(inputs), dict(case.attributes), engine=self._engine,
+                          outputs=_outputs(case, spec, inputs))
         except LibraryUnsupported as exc:
             raise Unsupported(str(exc)) from None
 
@@ -100,13 +102,18 @@ class OneDnnBackend(Backend):
         for name in BINDING:
             copy_standalone(HERE / name, package / name)
         config = {"binding": package.name, "op": dataclasses.asdict(spec), "attributes": dict(case.attributes),
-                  "distribution": self.distribution}
+                  "distribution": self.distribution, "outputs": _outputs(case, spec, inputs)}
         files = [f"{package.name}/{n}" for n in ("__init__.py", *BINDING)]
         return {"runner": "run_onednn.py", "files": [*files, *write_runner(HERE / "run_onednn.py", folder,
                                                                            "run_onednn", config)],
                 "format": "onednn-graph", "folder": package.name,
                 "library": (f"libdnnl.so.3 of the {self.distribution} wheel" if self.distribution else
                             "libdnnl.so.3 from $CONFORMANCE_ONEDNN_LIB or the installed oneDNN wheel")}
+
+
+def _outputs(case: CaseInstance, spec: GraphOp, inputs: list[np.ndarray]) -> list[tuple[str, int | None]]:
+    """Each of the op's outputs as (dtype name, rank) from its schema and the reference, not from input 0."""
+    return list(zip(output_dtypes(case, spec.outputs), output_ranks(case, spec.outputs, inputs)))
 
 
 class OneDnnCurrentBackend(OneDnnBackend):

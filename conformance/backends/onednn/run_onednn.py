@@ -31,4 +31,5 @@ def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
                           f"{exc}") from None
     single_op = importlib.import_module(f"{package}.single_op")
     spec = single_op.GraphOp(**config["op"])
-    return single_op.run_op(spec, list(inputs), dict(config["attributes"]))
+    outputs = [tuple(o) for o in config["outputs"]] if config.get("outputs") else None  # (dtype, rank) each
+    return single_op.run_op(spec, list(inputs), dict(config["attributes"]), outputs=outputs)

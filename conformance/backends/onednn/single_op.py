@@ -60,22 +60,31 @@ def set_attribute(spec: GraphOp, op: g.Op, name: str, value: Any) -> None:
         raise ValueError(f"{spec.op}: attribute {name} has kind {kind!r}, not one of {KINDS}")
 
 
+def _dtype(name: str, arrays: list[np.ndarray]) -> np.dtype:
+    """A dtype by name; an input's own dtype object where one has that name (bfloat16 is ml_dtypes', which NumPy
+    cannot look up by name)."""
+    return next((x.dtype for x in arrays if x.dtype.name == name), None) or np.dtype(name)
+
+
 def run_op(spec: GraphOp, inputs: list[np.ndarray], attributes: dict[str, Any], *,
-           engine: g.Engine | None = None) -> list[np.ndarray]:
+           engine: g.Engine | None = None, outputs: list[tuple[str, int | None]] | None = None) -> list[np.ndarray]:
     """Build, compile and execute one single-op graph; returns the outputs with the library's shapes.
 
-    Outputs take the first input's data type. Raises ``LibraryUnsupported`` if the library reports the partition
-    unsupported (or unimplemented at compile), ``DnnlError`` for every other refusal.
+    ``outputs`` gives each output's (dtype name, rank) as the op's schema declares them (rank None: left to the
+    library); without it, outputs take the first input's data type and rank. Raises ``LibraryUnsupported`` if the
+    library reports the partition unsupported (or unimplemented at compile), ``DnnlError`` for every other refusal.
     """
     arrays = [np.ascontiguousarray(x) for x in inputs]
     if len(arrays) != spec.inputs:
         raise ValueError(f"{spec.op} takes {spec.inputs} input(s), got {len(arrays)}")
-    dt = g.DataType.from_numpy(arrays[0].dtype)
+    declared = outputs or [(arrays[0].dtype.name, arrays[0].ndim)] * spec.outputs
+    out_dtypes = [_dtype(name, arrays) for name, _ in declared]
     with ExitStack() as stack:
         eng = engine if engine is not None else stack.enter_context(g.Engine())
         srcs = [g.LogicalTensor.strided(i, g.DataType.from_numpy(x.dtype), x.shape) for i, x in enumerate(arrays)]
         # output dims are left unknown: the shape the library infers is part of what is under test
-        dsts = [g.LogicalTensor.strided(len(srcs) + i, dt, None, ndims=arrays[0].ndim) for i in range(spec.outputs)]
+        dsts = [g.LogicalTensor.strided(len(srcs) + i, g.DataType.from_numpy(dtype), None, ndims=rank)
+                for i, (dtype, (_, rank)) in enumerate(zip(out_dtypes, declared))]
         op = stack.enter_context(g.Op(0, spec.kind, spec.op.lower()))
         for src in srcs:
             op.add_input(src)
@@ -107,16 +116,15 @@ def run_op(spec: GraphOp, inputs: list[np.ndarray], attributes: dict[str, Any], 
         stream = stack.enter_context(g.Stream(eng))
         t_in = [stack.enter_context(g.Tensor(src, eng, x)) for src, x in zip(srcs, arrays)]
         results, t_out = [], []
-        for dst in dsts:
+        for dst, dtype in zip(dsts, out_dtypes):
             out_lt = compiled.query_logical_tensor(dst.id)
             # allocate what the library says it needs, then view it with the strides it chose; at least one
             # element, so the byte buffer can be viewed as the dtype when that is 0 (an empty output: oneDNN 3.13)
-            raw = np.zeros(max(out_lt.mem_size(), arrays[0].dtype.itemsize), dtype=np.uint8)
+            raw = np.zeros(max(out_lt.mem_size(), dtype.itemsize), dtype=np.uint8)
             t_out.append(stack.enter_context(g.Tensor(out_lt, eng, raw)))
-            results.append((out_lt, raw))
+            results.append((out_lt, raw, dtype))
         compiled.execute(stream, t_in, t_out)
         stream.wait()
-        dtype, itemsize = arrays[0].dtype, arrays[0].dtype.itemsize
         return [np.array(np.lib.stride_tricks.as_strided(raw.view(dtype), shape=lt.dims,
-                                                         strides=[s * itemsize for s in lt.strides]),
-                         dtype=dtype, copy=True) for lt, raw in results]
+                                                         strides=[s * dtype.itemsize for s in lt.strides]),
+                         dtype=dtype, copy=True) for lt, raw, dtype in results]

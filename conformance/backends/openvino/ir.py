@@ -20,6 +20,7 @@ import numpy as np
 from conformance import ops
 from conformance.backends.openvino import builders
 from conformance.backends.openvino.opset import ELEMENT_TYPES, PRECISIONS
+from conformance.backends.shapes import output_ranks
 from conformance.suite.model import CaseInstance
 
 
@@ -75,7 +76,8 @@ def output_ports(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str
                                              case.attributes, values)
             return [(t, list(shapes[min(i, len(shapes) - 1)])) for i, t in enumerate(types)]
         except Exception:  # noqa: BLE001 - invalid case: dynamic dims, the reader must still reject it
-            return [(t, [-1] * len(case.input_shapes[0])) for t in types]
+            # each output's rank as its schema ties it to an input (no dims where it ties it to none)
+            return [(t, [-1] * (rank or 0)) for t, rank in zip(types, output_ranks(case, len(types)))]
 
 
 def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:

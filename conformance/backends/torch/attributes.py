@@ -9,14 +9,43 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.torch.geometry import Window, resolve_auto_pad
 from conformance.suite.model import CaseInstance
+from conformance_reference.schema import Attribute, auto_pad_mode
 
-ONNX_AUTO_PAD = {"NOTSET": "explicit", "VALID": "valid", "SAME_UPPER": "same_upper", "SAME_LOWER": "same_lower"}
-OPENVINO_AUTO_PAD = {"explicit": "explicit", "valid": "valid", "same_upper": "same_upper",
-                     "same_lower": "same_lower"}
-ONEDNN_AUTO_PAD = {"None": "explicit", "VALID": "valid", "SAME_UPPER": "same_upper", "SAME_LOWER": "same_lower"}
+#: The geometry rule (geometry.ROUNDINGS) each spec's rounding_type spelling names; which spellings a version
+#: allows is its schema's.
+ROUNDING_RULES = {"floor": "floor", "ceil": "ceil", "ceil_torch": "ceil_drop"}
+
+
+def schema_attribute(case: CaseInstance, name: str) -> Attribute | None:
+    """Attribute ``name`` as the case's op version's schema defines it (None where it does not)."""
+    return ops.entry(case.domain, case.op).schema.attribute(name, case.version)
+
+
+def padding_mode(case: CaseInstance, what: str = "a value of this spec") -> str:
+    """The case's auto_pad as a padding mode (explicit | same_upper | same_lower | valid), its spellings and
+    default read from the op's schema; a value the version does not allow is ``Unsupported``."""
+    attribute = schema_attribute(case, "auto_pad")
+    if attribute is None:  # a version without auto_pad pads explicitly
+        if "auto_pad" in case.attributes:
+            raise Unsupported(f"auto_pad is not a {case.op}-{case.version} attribute")
+        return "explicit"
+    mode = auto_pad_mode(attribute, case.attributes.get("auto_pad", attribute.default))
+    if mode is None:
+        raise Unsupported(f"auto_pad {case.attributes.get('auto_pad')!r} is not {what}")
+    return mode
+
+
+def rounding_rule(case: CaseInstance) -> str:
+    """The case's rounding_type as a geometry rule, the spellings its version allows read from the schema."""
+    attribute = schema_attribute(case, "rounding_type")
+    value = case.attributes.get("rounding_type", attribute.default if attribute else "floor")
+    if attribute is None or value not in attribute.values or value not in ROUNDING_RULES:
+        raise Unsupported(f"rounding_type {case.attributes.get('rounding_type')!r} is not a value of this spec")
+    return ROUNDING_RULES[value]
 
 
 def spatial_of(case: CaseInstance, channels_last: bool = False) -> list[int]:
@@ -59,9 +88,7 @@ def onnx_window(case: CaseInstance, spatial: list[int], ceil_attr: bool = True) 
     kernel = ints(a, "kernel_shape", n, None)
     strides, dilations = ints(a, "strides", n, 1), ints(a, "dilations", n, 1)
     pads = ints(a, "pads", 2 * n, 0)
-    mode = ONNX_AUTO_PAD.get(a.get("auto_pad", "NOTSET"))
-    if mode is None:
-        raise Unsupported(f"auto_pad {a.get('auto_pad')!r} is not an ONNX value")
+    mode = padding_mode(case, "an ONNX value")
     if mode != "explicit" and "pads" in a:
         raise Unsupported("pads given with auto_pad: the spec forbids it, torch has no auto_pad to refuse it")
     ceil = flag(a, "ceil_mode") if ceil_attr else False
@@ -73,19 +100,15 @@ def onnx_window(case: CaseInstance, spatial: list[int], ceil_attr: bool = True) 
     return Window(kernel, strides, dilations, begin, end, rounding)
 
 
-def named_window(case: CaseInstance, spatial: list[int], auto_pads: dict[str, str], roundings: dict[str, str],
-                 default_auto: str) -> Window:
-    """OpenVINO/oneDNN kernel/strides/pads_begin/pads_end/auto_pad/rounding_type/dilations."""
+def named_window(case: CaseInstance, spatial: list[int]) -> Window:
+    """OpenVINO/oneDNN kernel/strides/pads_begin/pads_end/auto_pad/rounding_type/dilations (the auto_pad and
+    rounding_type spellings each version allows: its schema's)."""
     a = case.attributes
     n = len(spatial)
     kernel, strides = ints(a, "kernel", n, None), ints(a, "strides", n, None)
     dilations = ints(a, "dilations", n, 1)
-    mode = auto_pads.get(a.get("auto_pad", default_auto))
-    if mode is None:
-        raise Unsupported(f"auto_pad {a.get('auto_pad')!r} is not a value of this spec")
-    rounding = roundings.get(a.get("rounding_type", "floor"))
-    if rounding is None:
-        raise Unsupported(f"rounding_type {a.get('rounding_type')!r} is not a value of this spec")
+    mode = padding_mode(case)
+    rounding = rounding_rule(case)
     if rounding != "floor" and mode in ("same_upper", "same_lower"):
         raise Unsupported("auto_pad same_* with ceil rounding: the output count is fixed by the same_* rule")
     explicit_begin = ints(a, "pads_begin", n, 0 if mode != "explicit" else None)

@@ -93,15 +93,10 @@ def onnx_global_average_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Pl
     return fn.adaptive_avg_pool(case, [1] * len(spatial))
 
 
-_OV_ROUNDING = {1: {"floor": "floor", "ceil": "ceil"}}
-_OV_ROUNDING_14 = {"floor": "floor", "ceil": "ceil", "ceil_torch": "ceil_drop"}
-
-
 def openvino_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
     _known(case)
     spatial = attrs.spatial_of(case)
-    window = attrs.named_window(case, spatial, attrs.OPENVINO_AUTO_PAD,
-                                _OV_ROUNDING.get(case.version, _OV_ROUNDING_14), "explicit")
+    window = attrs.named_window(case, spatial)
     exclude = case.attributes.get("exclude-pad")
     if not isinstance(exclude, bool):
         raise Unsupported(f"exclude-pad={exclude!r} is not a boolean: no torch argument expresses it")
@@ -126,7 +121,7 @@ def onednn_avg_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
         raise Unsupported(f"data_format {layout!r} is not NXC or NCX")
     channels_last = layout == "NXC"
     spatial = attrs.spatial_of(case, channels_last)
-    window = attrs.named_window(case, spatial, attrs.ONEDNN_AUTO_PAD, {"floor": "floor", "ceil": "ceil"}, "None")
+    window = attrs.named_window(case, spatial)
     exclude = case.attributes.get("exclude_pad")
     if not isinstance(exclude, bool):
         raise Unsupported(f"exclude_pad={exclude!r} is not a boolean: no torch argument expresses it")
@@ -206,8 +201,7 @@ def openvino_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
     a = _known(case)
     outputs = _outputs(case)
     spatial = attrs.spatial_of(case)
-    roundings = _OV_ROUNDING_14 if case.version >= 14 else _OV_ROUNDING[1]
-    window = attrs.named_window(case, spatial, attrs.OPENVINO_AUTO_PAD, roundings, "explicit")
+    window = attrs.named_window(case, spatial)
     rank = len(case.input_shapes[0])
     axis, index_type = (_openvino_axis(a, rank), _openvino_index_type(a)) if case.version >= 8 else (0, "int64")
     pool = map_window(spatial, window, average=False)
@@ -236,7 +230,7 @@ def onednn_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
     channels_last = layout == "NXC"
     spatial = attrs.spatial_of(case, channels_last)
     # dilations count from 1 (1 = none), as torch's
-    window = attrs.named_window(case, spatial, attrs.ONEDNN_AUTO_PAD, {"floor": "floor", "ceil": "ceil"}, "None")
+    window = attrs.named_window(case, spatial)
     pool = map_window(spatial, window, average=False)
     return fn.max_pool(case, pool, channels_last=channels_last)
 

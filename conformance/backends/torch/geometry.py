@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.backends.base import Unsupported
+from conformance_reference._windows import out_size, same_pads, torch_drop_last
 
 #: How a spec rounds the output count: floor; ceil keeping every window (ONNX < 22, OpenVINO ceil, oneDNN ceil);
 #: ceil dropping a last window that starts in the right padding (ONNX 22, OpenVINO ceil_torch, torch itself).
@@ -48,8 +49,8 @@ class TorchPool:
 
 def resolve_auto_pad(spatial: list[int], kernel: list[int], strides: list[int], dilations: list[int],
                      mode: str, pads_begin: list[int], pads_end: list[int]) -> tuple[list[int], list[int]]:
-    """Explicit pads for ``mode`` in explicit | valid | same_upper | same_lower (the ONNX/OpenVINO/oneDNN rule:
-    ceil(in / stride) outputs, the odd pad element at the end for same_upper, at the start for same_lower)."""
+    """Explicit pads for ``mode`` in explicit | valid | same_upper | same_lower: the reference's SAME rule (the
+    three specs share it), so the torch column pads exactly as the oracle does."""
     if mode == "explicit":
         return list(pads_begin), list(pads_end)
     if mode == "valid":
@@ -60,21 +61,16 @@ def resolve_auto_pad(spatial: list[int], kernel: list[int], strides: list[int], 
             begin.append(0)
             end.append(0)
             continue
-        total = max(0, (-(-size // s) - 1) * s + (k - 1) * d + 1 - size)
-        small = total // 2
-        begin.append(small if mode == "same_upper" else total - small)
-        end.append(total - small if mode == "same_upper" else small)
+        pad_begin, pad_end, _ = same_pads(size, (k - 1) * d + 1, s, upper=mode == "same_upper")
+        begin.append(pad_begin)
+        end.append(pad_end)
     return begin, end
 
 
 def spec_outputs(size: int, k: int, s: int, d: int, pb: int, pe: int, rounding: str) -> int:
-    span = size + pb + pe - ((k - 1) * d + 1)
-    if rounding == "floor":
-        return span // s + 1
-    out = -(-span // s) + 1
-    if rounding == "ceil_drop" and (out - 1) * s >= size + pb:
-        out -= 1
-    return out
+    """The spec's output count on one axis (a valid geometry), by the reference's formulas."""
+    out = out_size(size + pb + pe, (k - 1) * d + 1, s, rounding != "floor")
+    return torch_drop_last(out, size, s, pb) if rounding == "ceil_drop" else out
 
 
 def torch_outputs(size: int, k: int, s: int, d: int, p: int, ceil: bool) -> int:
