@@ -52,9 +52,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if guards.ENV_ERRORS:
         raise pytest.UsageError("; ".join(guards.ENV_ERRORS))
-    if config.getoption("max_tensor_elements", default=None):
-        guards.MAX_TENSOR_ELEMENTS = config.getoption("max_tensor_elements")
     state = create_state(config, backends, dirs)
+    state.max_tensor_elements = config.getoption("max_tensor_elements", default=None)
     config.stash[state_key] = state
     # A malformed case file is one collection error; every other file still runs.
     config.option.continue_on_collection_errors = True

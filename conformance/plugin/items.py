@@ -33,7 +33,8 @@ class CaseFile(pytest.File):
 
         display = _display_path(self)
         try:
-            loaded = load_file(self.path, display=display or str(self.path))
+            limit = self.config.stash[state_key].max_tensor_elements
+            loaded = load_file(self.path, display=display or str(self.path), max_elements=limit)
             cases = loaded.cases + imported_cases(loaded)
         except LoaderError as exc:
             raise CaseFileError(str(exc)) from None

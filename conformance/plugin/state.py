@@ -31,6 +31,7 @@ class State:
     expectations: Any = None  # conformance.expectations.Expectations
     results_path: str | None = None
     junit_path: str | None = None  # --junitxml, written from the records at session finish
+    max_tensor_elements: int | None = None  # --max-tensor-elements (None: the loader's default)
     stale_lines: list[str] = field(default_factory=list)  # set at session finish, printed in the summary
     part: Any = None  # this process's durable.PartWriter, opened with its first record
     case_ids: dict[tuple[str, str, int, str], str] = field(default_factory=dict)  # (domain, op, version, id) -> where

@@ -37,7 +37,7 @@ def _env_limit(name: str, default: int) -> int:
 #: anything builds it). The whole repository corpus is far below this.
 MAX_YAML_NODES = _env_limit("CONFORMANCE_MAX_YAML_NODES", 2_000_000)
 #: Elements one tensor of a case may have (4M float32 = 16 MB; the reference works in float64 next to it).
-#: ``--max-tensor-elements`` (or CONFORMANCE_MAX_TENSOR_ELEMENTS) changes it.
+#: CONFORMANCE_MAX_TENSOR_ELEMENTS changes it; ``--max-tensor-elements`` passes a run's own to the loader.
 MAX_TENSOR_ELEMENTS = _env_limit("CONFORMANCE_MAX_TENSOR_ELEMENTS", 1 << 22)
 #: The tag a negative case carries when it deliberately uses an attribute its op does not define at all.
 UNKNOWN_ATTRIBUTE_TAG = "unknown-attribute"
@@ -74,11 +74,12 @@ def elements(shape: list[int]) -> int:
     return math.prod(int(d) for d in shape)
 
 
-def check_size(where: str, shape: list[int]) -> None:
+def check_size(where: str, shape: list[int], limit: int | None = None) -> None:
+    limit = limit or MAX_TENSOR_ELEMENTS
     count = elements(shape)
-    if count > MAX_TENSOR_ELEMENTS:
+    if count > limit:
         raise ValueError(f"{where}: shape {shape} has {count} elements, more than the per-tensor limit of "
-                         f"{MAX_TENSOR_ELEMENTS} (--max-tensor-elements)")
+                         f"{limit} (--max-tensor-elements)")
 
 
 def flat_count(where: str, data: Any) -> tuple[int, list[int]]:
@@ -101,10 +102,11 @@ def flat_count(where: str, data: Any) -> tuple[int, list[int]]:
     return sum(c for c, _ in parts), [len(data), *parts[0][1]]
 
 
-def check_data(where: str, data: Any, shape: list[int] | None) -> None:
+def check_data(where: str, data: Any, shape: list[int] | None, limit: int | None = None) -> None:
+    limit = limit or MAX_TENSOR_ELEMENTS
     count, nested = flat_count(where, data)
-    if count > MAX_TENSOR_ELEMENTS:
-        raise ValueError(f"{where}: {count} values, more than the per-tensor limit of {MAX_TENSOR_ELEMENTS}")
+    if count > limit:
+        raise ValueError(f"{where}: {count} values, more than the per-tensor limit of {limit}")
     if shape is not None and count != elements(shape):
         raise ValueError(f"{where}: {count} values given for shape {shape} ({elements(shape)} elements)")
 

@@ -178,17 +178,18 @@ def parse_yaml(text: str, file: str, dropped: list[depth.Dropped] | None = None)
         loader.dispose()
 
 
-def load_file(path: Path | str, display: str | None = None) -> LoadedFile:
+def load_file(path: Path | str, display: str | None = None, max_elements: int | None = None) -> LoadedFile:
+    """``max_elements``: the per-tensor limit (``--max-tensor-elements``; default guards.MAX_TENSOR_ELEMENTS)."""
     path = Path(path)
     file = display or str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CaseFileError(file, 0, None, f"cannot read: {exc}") from None
-    return load_text(text, file)
+    return load_text(text, file, max_elements)
 
 
-def load_text(text: str, file: str) -> LoadedFile:
+def load_text(text: str, file: str, max_elements: int | None = None) -> LoadedFile:
     dropped: list[depth.Dropped] = []
     doc, lines = parse_yaml(text, file, dropped)
     if isinstance(doc, dict) and "configurations" in doc:  # spec-neutral configurations (cases/cross-spec/)
@@ -222,7 +223,8 @@ def load_text(text: str, file: str) -> LoadedFile:
         line = lines.get(id(raw), 0)
         case_id = raw.get("id") if isinstance(raw, dict) else None
         try:
-            case = _case({**defaults, **raw} if isinstance(raw, dict) else raw, doc, versions, file, line, lines)
+            case = _case({**defaults, **raw} if isinstance(raw, dict) else raw, doc, versions, file, line, lines,
+                         max_elements)
             if case.id in seen:
                 raise ValueError(f"duplicate id (first at line {seen[case.id]})")
             seen[case.id] = line
@@ -248,7 +250,8 @@ def _versions(doc: dict) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, lines: dict) -> Case:
+def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, lines: dict,
+          max_elements: int | None = None) -> Case:
     if not isinstance(raw, dict):
         raise ValueError("each case is a mapping")
     case_id = raw.get("id")
@@ -274,10 +277,10 @@ def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, 
         if example.layer_type != doc["op"]:
             raise ValueError(f"ir_xml layer type {example.layer_type!r} is not the file's op {doc['op']!r}")
         attributes = {**example.attributes, **attributes}
-    inputs = _tensors(raw.get("inputs"), "inputs", example, case_id)
+    inputs = _tensors(raw.get("inputs"), "inputs", example, case_id, max_elements)
     if not inputs:
         raise ValueError("a case needs at least one input")
-    outputs = _tensors(raw.get("outputs"), "outputs", None, case_id) if raw.get("outputs") else ()
+    outputs = _tensors(raw.get("outputs"), "outputs", None, case_id, max_elements) if raw.get("outputs") else ()
     dtypes = _names(raw.get("dtypes"), "dtypes", DTYPE_NAMES) or _default_dtypes(inputs)
     layouts = _names(raw.get("layouts"), "layouts", LAYOUTS)
     if "data_format" in attributes:
@@ -317,7 +320,8 @@ def _default_dtypes(inputs: tuple[TensorSpec, ...]) -> tuple[str, ...]:
     return (first,) if first else ("float32",)
 
 
-def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> tuple[TensorSpec, ...]:
+def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str,
+             max_elements: int | None = None) -> tuple[TensorSpec, ...]:
     raw = raw or {}
     if not isinstance(raw, dict):
         raise ValueError(f"{key} must be a mapping of name -> tensor")
@@ -339,9 +343,9 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str) -> t
         if shape is not None and (not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape)):
             raise ValueError(f"{key}.{name}: shape must be a list of non-negative integers")
         if shape is not None:
-            guards.check_size(f"{key}.{name}", shape)
+            guards.check_size(f"{key}.{name}", shape, max_elements)
         if body.get("data") is not None:
-            guards.check_data(f"{key}.{name}", body["data"], shape)
+            guards.check_data(f"{key}.{name}", body["data"], shape, max_elements)
         if body.get("arange") is not None:
             guards.check_arange(f"{key}.{name}", body["arange"])
         dtype = body.get("dtype")

@@ -167,3 +167,14 @@ def test_junitxml_is_written_from_the_records_by_the_one_junit_writer(pytester: 
         failed = [c for c in root.iter("testcase") if c.find("failure") is not None]
         assert {c.get("classname") for c in failed} == {"ai.onnx.AveragePool-11", "ai.onnx.AveragePool-22"}
         assert root.get("tests") == "8" and root.get("failures") == str(len(failed)) and failed
+
+
+def test_max_tensor_elements_is_the_runs_own(pytester: pytest.Pytester):
+    """--max-tensor-elements reaches the loader through the session's state (no module-level setting): a tensor
+    above it is a collection error naming the limit, the rest of the file still runs."""
+    pytester.makefile(".yaml", good=GOOD)
+    out = pytester.path / "out.jsonl"
+    result = run(pytester, "--cases", ".", "--backend=onnxruntime", "--max-tensor-elements=20", f"--results={out}")
+    text = result.stdout.str()
+    assert "per-tensor limit of 20" in text and "seeded" in text
+    assert {r["id"].split("/")[2] for r in records(out)} == {"ceil[float32]"}

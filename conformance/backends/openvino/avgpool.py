@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import conformance_reference as reference
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import OpsetBuilder
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
 from conformance.suite.model import CaseInstance
 
 
@@ -61,4 +62,11 @@ def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                           a.auto_pad, **extra)
 
 
-BUILDER = OpsetBuilder(opsets={1: "openvino.opset1", 14: "openvino.opset14", 16: "openvino.opset16"}, build=build)
+def dtypes_at(version: int) -> dict[str, str]:
+    """The data types the version's text allows (floating point; integer types too from 14), as element types."""
+    allowed = reference.supported_dtypes("openvino", "AvgPool", version)
+    return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
+
+
+BUILDER = OpsetBuilder(opsets={1: "openvino.opset1", 14: "openvino.opset14", 16: "openvino.opset16"}, build=build,
+                       dtypes_at=dtypes_at, dtype_note="takes the data types its version's text allows")

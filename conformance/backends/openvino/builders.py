@@ -40,8 +40,9 @@ def supports(case: CaseInstance) -> Support:
     if case.version not in builder.opsets:
         known = sorted(builder.opsets)
         return Support.no(f"{case.op}-{case.version} is not an OpenVINO opset version (known: {known})")
-    if case.dtype not in builder.dtypes:
-        return Support.no(f"{case.op} {builder.dtype_note}; {case.dtype} is not one of {sorted(builder.dtypes)}")
+    dtypes = builder.dtypes_of(case.version)
+    if case.dtype not in dtypes:
+        return Support.no(f"{case.op} {builder.dtype_note}; {case.dtype} is not one of {sorted(dtypes)}")
     if case.layout is not None:
         return Support.no(f"OpenVINO {case.op} is channels-first only; layout {case.layout} has no equivalent")
     return Support.yes()
@@ -64,7 +65,7 @@ def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
 
     builder = builder_for(case)
     opset = importlib.import_module(builder.opsets[case.version])
-    data_type = getattr(openvino.Type, builder.dtypes[case.dtype])
+    data_type = getattr(openvino.Type, builder.dtypes_of(case.version)[case.dtype])
     param = openvino.opset1.parameter(list(case.input_shapes[0]), data_type, name=case.input_names[0])
     constants = [openvino.opset1.constant(c) for c in builder.constants(case, inputs)]
     node = builder.build(opset, [param, *constants], case)

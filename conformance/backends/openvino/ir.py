@@ -83,7 +83,7 @@ def output_ports(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str
 def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
     """The IR v11 XML text and its weights blob for one openvino-domain case instance."""
     builder = builders.BUILDERS[case.op]
-    data_type = builder.dtypes[case.dtype]
+    data_type = builder.dtypes_of(case.version)[case.dtype]
     precision = PRECISIONS[data_type]
     in_shape = list(case.input_shapes[0])
     example = case.case.spec_example

@@ -51,6 +51,11 @@ class OpsetBuilder:
     constants: ConstantsFn = no_constants
     dtypes: Mapping[str, str] = field(default_factory=lambda: dict(FLOAT_TYPES))
     dtype_note: str = "takes floating-point data"
+    #: the data types of one version, where they differ between versions (AvgPool: integer types from 14)
+    dtypes_at: Callable[[int], Mapping[str, str]] | None = None
+
+    def dtypes_of(self, version: int) -> Mapping[str, str]:
+        return self.dtypes_at(version) if self.dtypes_at is not None else self.dtypes
 
     def opset_name(self, version: int) -> str:
         """``opset14`` for version 14: the IR layer's ``version`` and the built node's ``version_id``."""
