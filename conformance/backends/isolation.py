@@ -15,25 +15,18 @@ main guard), and we need our own pipes, process group and log file anyway. POSIX
 from __future__ import annotations
 
 import atexit
-import fcntl
-import json
 import os
-import pickle
-import select
-import signal
-import subprocess
-import sys
-import tempfile
 import threading
-import time
 import weakref
 from typing import Any
 
 import numpy as np
 
 from conformance.backends import answers, memory
-from conformance.backends._worker import BOOT, HEADER, RemoteError, create_backend, describe_exit, rebuild
+from conformance.backends._worker import RemoteError, create_backend, describe_exit, rebuild
 from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unavailable, optional
+from conformance.backends.spare import Spare
+from conformance.backends.worker_process import Died, Late, WorkerProcess
 from conformance.suite.model import CaseInstance
 
 __all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", "rebuild", "shutdown_all",
@@ -43,8 +36,6 @@ MODES = ("auto", "process", "none")
 DEFAULT_TIMEOUT = 60.0
 MIN_START_TIMEOUT = 60.0  # constructing a runtime (library load, plugin discovery) is not a case's cost
 START_TIMEOUT_FLOOR = 20.0  # the plugin's start timeout: --case-timeout, but never less than this
-_POLL = 0.1  # s between liveness checks while waiting: a worker's grandchild may hold the pipe open after it died
-_TAIL_BYTES, _TAIL_LINES = 4096, 15
 
 
 def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float = DEFAULT_TIMEOUT,
@@ -80,141 +71,6 @@ def _trusted_in_process(spec: str) -> bool:
     return not getattr(registry.entry_points()[name].load(), "isolate", False)
 
 
-class _Died(Exception):
-    pass
-
-
-class _Late(Exception):
-    pass
-
-
-class _Worker:
-    """One worker process: request/response pipes, its process group, and a log file for its fds 1 and 2."""
-
-    def __init__(self, env: dict[str, str] | None = None, memory_limit: int = 0) -> None:
-        self.memory_limit = memory_limit  # resident bytes (0: none), watched by the parent (memory.py)
-        # fds 1/2 go to an unlinked append-mode file, not a pipe: a pipe nobody drains would block a chatty
-        # library (a false timeout) and its output would corrupt `conformance run`'s own stdout
-        self.log = tempfile.TemporaryFile(prefix="conformance-worker-")
-        fcntl.fcntl(self.log.fileno(), fcntl.F_SETFL, fcntl.fcntl(self.log.fileno(), fcntl.F_GETFL) | os.O_APPEND)
-        self.closed = False
-        self.owner = os.getpid()  # a forked copy of the parent must never signal or talk to this worker
-        req_r, self.req = os.pipe()
-        self.resp, resp_w = os.pipe()
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", BOOT, json.dumps([str(p) for p in sys.path]), str(req_r), str(resp_w)],
-                pass_fds=(req_r, resp_w), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
-                env={**os.environ, **env} if env else None,  # e.g. an ISA cap, read when the runtime loads
-                start_new_session=True,  # its own process group: a timeout kills the worker and its children
-            )
-        except BaseException:
-            self._close_fds()
-            raise
-        finally:
-            os.close(req_r)
-            os.close(resp_w)
-        os.set_blocking(self.req, False)
-
-    def call(self, message: Any, timeout: float) -> Any:
-        deadline = time.monotonic() + timeout if timeout > 0 else float("inf")
-        os.ftruncate(self.log.fileno(), 0)  # the tail in a crash record belongs to this request only
-        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        self._write(memoryview(HEADER.pack(len(data)) + data), deadline)
-        size = HEADER.unpack(self._read(HEADER.size, deadline))[0]
-        body = self._read(size, deadline)
-        try:
-            return pickle.loads(body)
-        except Exception as exc:  # framing is intact, so the worker is still usable: one error, not a crash
-            text = f"unreadable answer from the isolated backend: {type(exc).__name__}: {exc}"
-            return ("raise", "other", "builtins", "RuntimeError", text, "")
-
-    def _wait(self, fd: int, for_write: bool, deadline: float) -> None:
-        while True:  # memory on every wait, also the one for an answer already sent: its case took it over
-            memory.check(self.proc.pid, self.memory_limit)
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise _Late
-            r, w, _ = select.select([] if for_write else [fd], [fd] if for_write else [], [], min(remaining, _POLL))
-            if r or w:
-                return
-            if self.proc.poll() is not None:
-                raise _Died
-
-    def _write(self, view: memoryview, deadline: float) -> None:
-        while view:
-            self._wait(self.req, True, deadline)
-            try:
-                view = view[os.write(self.req, view):]
-            except BlockingIOError:
-                continue
-            except (BrokenPipeError, ConnectionResetError):
-                raise _Died from None
-
-    def _read(self, size: int, deadline: float) -> bytes:
-        chunks, left = [], size
-        while left:
-            self._wait(self.resp, False, deadline)
-            chunk = os.read(self.resp, min(left, 1 << 20))
-            if not chunk:  # EOF, possibly mid-message: the worker is gone
-                raise _Died
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-
-    def exit_description(self) -> str:
-        """After EOF: how the worker ended (it may still be exiting; one that closed its pipe but lives is killed)."""
-        try:
-            returncode = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return "closed its result pipe and was killed"
-        self.kill()  # also ends any children it left behind in its process group
-        return describe_exit(returncode)
-
-    def tail(self) -> str:
-        try:
-            size = os.fstat(self.log.fileno()).st_size
-            text = os.pread(self.log.fileno(), min(size, _TAIL_BYTES), max(0, size - _TAIL_BYTES))
-        except OSError:
-            return ""
-        lines = text.decode("utf-8", "replace").rstrip().splitlines()[-_TAIL_LINES:]
-        return "\n--- worker output (last lines) ---\n" + "\n".join(lines) if lines else ""
-
-    def kill(self) -> None:
-        if os.getpid() != self.owner:
-            self._close_fds()  # our copies only: the worker belongs to the process that started it
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass  # already gone (and reaped by an earlier poll): nothing left in the group
-        self.proc.wait()  # reap: no zombies
-        self._close_fds()
-
-    def close(self) -> None:
-        """Ask politely, then kill: a clean exit lets the backend release its resources."""
-        if os.getpid() == self.owner and self.proc.poll() is None:
-            try:
-                self._write(memoryview(HEADER.pack(len(data := pickle.dumps(("exit",)))) + data),
-                            time.monotonic() + 1)
-                self.proc.wait(timeout=2)
-            except (_Died, _Late, subprocess.TimeoutExpired, OSError):
-                pass
-        self.kill()
-
-    def _close_fds(self) -> None:
-        if self.closed:
-            return  # never close an fd number twice: it may belong to another file by now
-        self.closed = True
-        for fd in (self.req, self.resp):
-            try:
-                os.close(fd)
-            except OSError:
-                pass  # closed before
-        self.log.close()
-
-
 _LIVE: weakref.WeakSet[IsolatedBackend] = weakref.WeakSet()
 
 
@@ -239,12 +95,15 @@ class IsolatedBackend(Backend):
         self.timeout = float(timeout)
         self.start_timeout = max(self.timeout, MIN_START_TIMEOUT) if start_timeout is None else start_timeout
         self._local = local
-        self._worker: _Worker | None = None
+        self._worker: WorkerProcess | None = None
         self._info: dict[str, Any] | None = None
         #: why the backend could not be started (constructor crashed, hung or raised): sticky, so a broken
         #: plugin costs one start timeout, not one per case
         self._start_error: Exception | None = None
         self._lock = threading.RLock()  # one request in flight per worker
+        #: a worker started ahead once this column lost one (spare.py); ``spares=False`` never starts one
+        self._spare: Spare | None = None
+        self.spares = os.environ.get("CONFORMANCE_SPARE_WORKERS", "1") != "0"
         _LIVE.add(self)
 
     # -- attributes -------------------------------------------------------------------------------------------
@@ -306,6 +165,9 @@ class IsolatedBackend(Backend):
             if self._worker is not None:
                 worker, self._worker = self._worker, None
                 worker.close()
+            if self._spare is not None:
+                spare, self._spare = self._spare, None
+                spare.close()
 
     def __enter__(self) -> IsolatedBackend:
         return self
@@ -329,7 +191,7 @@ class IsolatedBackend(Backend):
             assert self._info is not None
             return self._info
 
-    def _ensure_worker(self) -> _Worker:
+    def _ensure_worker(self) -> WorkerProcess:
         if self._worker is not None and self._worker.owner != os.getpid():
             self._worker.kill()  # inherited through a fork: leave it to its owner, start our own
             self._worker = None
@@ -340,14 +202,32 @@ class IsolatedBackend(Backend):
             self._worker = None
         if self._start_error is not None:
             raise type(self._start_error)(str(self._start_error))
-        worker = _Worker(self.env, self.memory_limit)
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.worker.owner != os.getpid():
+            spare.worker.kill()  # inherited through a fork: not ours to use
+            spare = None
         try:
-            info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
+            if spare is not None:  # its init was sent when it started: read the answer, usually ready by now
+                worker = spare.worker
+                info = self._exchange(worker, None, self.start_timeout, starting=True, deadline=spare.deadline)
+            else:
+                worker = WorkerProcess(self.env, self.memory_limit)
+                info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
         except (Crashed, TimedOut, Unavailable) as exc:
             self._start_error = exc
             raise
         self._worker, self._info = worker, info
+        if spare is not None:
+            self._start_spare()  # this column loses workers: keep the next one warm
         return worker
+
+    def _start_spare(self) -> None:
+        if not self.spares or self._spare is not None or self._start_error is not None:
+            return
+        try:
+            self._spare = Spare(self.spec, self.env, self.memory_limit, self.start_timeout)
+        except Exception:  # noqa: BLE001 - no spare: the next start is a fresh one, as without spares
+            self._spare = None
 
     def _call(self, message: tuple[Any, ...], timeout: float) -> Any:
         with self._lock:
@@ -357,17 +237,20 @@ class IsolatedBackend(Backend):
             except (Crashed, TimedOut):
                 if worker.closed:  # killed or dead (not a Crashed the backend itself raised): start afresh
                     self._worker = None
+                    self._start_spare()
                 raise
 
-    def _exchange(self, worker: _Worker, message: tuple[Any, ...], timeout: float, starting: bool = False) -> Any:
+    def _exchange(self, worker: WorkerProcess, message: tuple[Any, ...] | None, timeout: float,
+                  starting: bool = False, deadline: float | None = None) -> Any:
+        """Send ``message`` (None: it was sent already, read the answer by ``deadline``) and map what goes wrong."""
         what = "while starting the backend" if starting else ""
         try:
-            reply = worker.call(message, timeout)
-        except _Late:
+            reply = worker.call(message, timeout) if message is not None else worker.receive(deadline or 0.0)
+        except Late:
             tail = worker.tail()
             worker.kill()
             raise TimedOut(f"no result within {timeout:g} s{' ' + what if what else ''}{tail}") from None
-        except _Died:
+        except Died:
             tail, how = worker.tail(), worker.exit_description()
             raise Crashed(f"worker died{' ' + what if what else ''}: {how}{tail}") from None
         except memory.OverLimit as exc:  # killed like a timeout: the next case gets a fresh worker

@@ -12,6 +12,11 @@ from conformance.cli.report import main as report_main
 from conformance.records import FAILING, read_records
 
 MACHINES = Path(__file__).resolve().parents[1] / "data" / "machines"
+#: Records these runs hold from a harness defect fixed since: the IR writer had no element type for u32, so
+#: OpenVINO never saw the model (an `error` the expectations excused); today OpenVINO rejects it itself and the entry
+#: is gone. Judged again, the stored records must fail: nothing else may.
+FIXED_SINCE = {"openvino/MaxPool-8/bad_index_element_type[float32]::openvino-ir",
+               "openvino/MaxPool-14/bad_index_element_type[float32]::openvino-ir"}
 
 
 @pytest.mark.parametrize("name, level, records", [("epyc-avx512-bf16", "avx512_core_bf16", 18523),
@@ -21,8 +26,11 @@ def test_expectations_are_green_on_another_cpu_class(tmp_path, name, level, reco
     code = report_main([str(folder / "results.jsonl.gz"), "-o", str(tmp_path), "--rejudge",
                         "--machine", str(folder / "cpu.txt")])
     judged = list(read_records(tmp_path / "results.jsonl"))
-    failing = Counter((r.backend, r.status) for r in judged if r.status in FAILING)
-    assert (code, dict(failing)) == (0, {})
+    failing = Counter((r.backend, r.status) for r in judged if r.status in FAILING
+                      and f"{r.id}::{r.backend}" not in FIXED_SINCE)
+    fixed = {f"{r.id}::{r.backend}" for r in judged if r.status in FAILING} - {
+        f"{r.id}::{r.backend}" for r in judged if r.status in FAILING and f"{r.id}::{r.backend}" not in FIXED_SINCE}
+    assert (dict(failing), fixed, code) == ({}, FIXED_SINCE, 1)
     assert len(judged) == records
     # the CPU-dependent entries did the work: at this level, and only for the runtimes whose kernels depend on it
     assert {r.isa for r in judged if r.backend == "openvino"} == {level}

@@ -69,4 +69,4 @@ def dtypes_at(version: int) -> dict[str, str]:
 
 
 BUILDER = OpsetBuilder(opsets={1: "openvino.opset1", 14: "openvino.opset14", 16: "openvino.opset16"}, build=build,
-                       dtypes_at=dtypes_at, dtype_note="takes the data types its version's text allows")
+                       dtypes_at=dtypes_at, dtype_note="takes floating-point data (integer data too from AvgPool-14)")
