@@ -1,4 +1,6 @@
-"""What a case instance should produce: the reference's outputs (our oracle), computed once per instance.
+"""What a case instance should produce: the reference's outputs (our oracle), computed once per instance, and the
+evidence its outputs are judged by (compare/evidence.py: each output's error model from the op registry, K, p, the
+unspecified masks, the magnitude and the taps).
 
 The magnitude (the same op applied to |x| in float64) feeds the error bound; the unspecified masks say where the
 spec leaves the value undefined.
@@ -12,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import conformance_reference as reference
+from conformance import ops
+from conformance.compare.evidence import Evidence, OutputRule
 from conformance.suite.expand import expected_of, inputs_of
 from conformance.suite.model import CaseInstance
 
@@ -29,6 +33,8 @@ class Oracle:
     unknown: str = ""  # the reference does not implement this op/version
     _magnitude: list[np.ndarray] | None = None
     _window: int | None = None  # every backend of the instance asks for it: computed once
+    _taps: tuple | None = None
+    _evidence: dict[int, Evidence] = field(default_factory=dict)
 
     @property
     def literal(self) -> list[np.ndarray | None]:
@@ -48,15 +54,44 @@ class Oracle:
             return None
         if self._magnitude is None:
             inst = self.instance
-            # integer inputs (AdaptiveAvgPool's output_size) are parameters, not terms of the average
-            abs_inputs = [x if x.dtype.kind in "iub" else np.abs(x.astype(np.float64)) for x in self.inputs]
-            result = reference.evaluate(inst.domain, inst.op, inst.version, abs_inputs, inst.attributes)
-            self._magnitude = result.outputs
+            self._magnitude = reference.magnitude(inst.domain, inst.op, inst.version, self.inputs, inst.attributes)
         return self._magnitude
+
+    def evidence(self, count: int) -> Evidence:
+        """How the first ``count`` outputs are judged (the same object for every backend of the instance)."""
+        found = self._evidence.get(count)
+        if found is None:
+            found = self._evidence[count] = self._make_evidence(count)
+        return found
+
+    def _make_evidence(self, count: int) -> Evidence:
+        inst = self.instance
+        entry = ops.find(inst.domain, inst.op)
+        # averaging for ops the registry does not know (a literal-only case of an op without a reference)
+        ports = [entry.error_model(i) if entry is not None else None for i in range(count)]
+        models = [port.error_model if port is not None else "average" for port in ports]
+        names = inst.output_names or [f"output{i}" for i in range(count)]
+        masks = self.unspecified or [None] * count
+        p = _exponent(inst, entry)
+        rules = tuple(OutputRule(
+            name=names[i], label=port.name if port is not None else "output", error_model=model,
+            window=self.window() if model in ("average", "pnorm") else 1, p=p,
+            of_values=port.of_values if port is not None else 0, unspecified=masks[i] if i < len(masks) else None,
+            custom=port.custom if port is not None else None,
+        ) for i, (port, model) in enumerate(zip(ports, models)))
+        return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance, outputs=rules,
+                        inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps,
+                        domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
+                        inputs=tuple(self.inputs))
 
     def taps(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per output element, the tap indices of its window (the op's index convention, -1 for padding) and the
         values there; None when the reference has no window description for the op (index outputs only)."""
+        if self._taps is None:
+            self._taps = (self._window_taps(),)
+        return self._taps[0]
+
+    def _window_taps(self) -> tuple[np.ndarray, np.ndarray] | None:
         inst = self.instance
         try:
             given = {i: x for i, x in enumerate(self.inputs) if i and x.dtype.kind in "iu"}
@@ -84,6 +119,17 @@ class Oracle:
                 while len(_WINDOWS) > _WINDOW_CACHE_SIZE:
                     _WINDOWS.popitem(last=False)
         return self._window
+
+
+def _exponent(inst: CaseInstance, entry: ops.OpEntry | None) -> float:
+    """The p of a p-norm output: the instance's attribute, else the schema's default (1 where there is none)."""
+    value = inst.attributes.get("p")
+    if value is None and entry is not None:
+        value = next((a.default for a in entry.attributes if a.name == "p"), None)
+    try:
+        return float(value) if value is not None else 1.0
+    except (TypeError, ValueError):
+        return 1.0
 
 
 _WINDOWS: OrderedDict[tuple, int] = OrderedDict()

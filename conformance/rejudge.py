@@ -54,13 +54,15 @@ def rejudger(expectations: Callable[[list[str]], Expectations], machine: Machine
     depend on the ISA (``independent``)."""
 
     def transform(records: list[ResultRecord]) -> list[ResultRecord]:
+        from conformance.verdict import finish
+
         book = expectations(sorted({base_backend(r.backend) for r in records}))
         for record in records:
             status, reason = outcome_of(record)
             record.status, record.reason, record.outcome, record.expectation = status, reason, "", ""
             if not record.isa and machine is not None and not independent(base_backend(record.backend)):
                 record.isa = machine.isa
-            book.apply(record)
+            finish(record, book)
         return records
 
     return transform
@@ -69,6 +71,6 @@ def rejudger(expectations: Callable[[list[str]], Expectations], machine: Machine
 def isa_independent(backend: str) -> bool:
     """The reference column and installed backends that declare ``isa_dependent = False``."""
     from conformance.backends import registry
-    from conformance.runner import REFERENCE
+    from conformance.reference_column import REFERENCE
 
     return backend == REFERENCE or not registry.declared(backend, "isa_dependent", True)

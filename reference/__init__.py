@@ -1,33 +1,22 @@
 """NumPy reference kernels for the pooling specs (our oracle). No dependency on ``conformance``.
 
-Pure functions: arrays and attributes in, arrays out.  One module per op version family; each module
-exposes ``VERSIONS`` (since-versions), ``supported_dtypes``, ``output_shapes``, ``window_elements``
-and ``evaluate`` taking the since-version first (max pooling also ``window_indices``).  See
+Pure functions: arrays and attributes in, arrays out.  One module per op (found by its ``SCHEMA``: no list to
+keep); each exposes ``SCHEMA`` (reference/schema.py), ``VERSIONS`` (since-versions), ``supported_dtypes``,
+``output_shapes`` and ``evaluate`` taking the since-version first, ``window_elements`` where an output sums terms
+(the error bound's K) and, for index outputs, ``window_indices``/``window_taps``.  See
 docs/spec-notes.md for every semantic choice.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from . import (
-    onednn_avgpool,
-    onednn_maxpool,
-    onnx_averagepool,
-    onnx_globalaveragepool,
-    onnx_globallppool,
-    onnx_globalmaxpool,
-    onnx_lppool,
-    onnx_maxpool,
-    openvino_adaptive_avgpool,
-    openvino_adaptive_maxpool,
-    openvino_avgpool,
-    openvino_maxpool,
-)
 from ._errors import SpecViolation, UnknownOp
 
 __all__ = [
@@ -36,28 +25,35 @@ __all__ = [
     "UnknownOp",
     "evaluate",
     "known_ops",
+    "magnitude",
     "output_shapes",
+    "readings",
     "resolve",
     "supported_dtypes",
+    "tie_groups",
     "window_elements",
     "window_indices",
     "window_taps",
 ]
 
-_FAMILIES: dict[tuple[str, str], ModuleType] = {
-    ("ai.onnx", "AveragePool"): onnx_averagepool,
-    ("ai.onnx", "GlobalAveragePool"): onnx_globalaveragepool,
-    ("ai.onnx", "MaxPool"): onnx_maxpool,
-    ("ai.onnx", "GlobalMaxPool"): onnx_globalmaxpool,
-    ("ai.onnx", "LpPool"): onnx_lppool,
-    ("ai.onnx", "GlobalLpPool"): onnx_globallppool,
-    ("openvino", "AvgPool"): openvino_avgpool,
-    ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avgpool,
-    ("onednn", "AvgPool"): onednn_avgpool,
-    ("openvino", "MaxPool"): openvino_maxpool,
-    ("openvino", "AdaptiveMaxPool"): openvino_adaptive_maxpool,
-    ("onednn", "MaxPool"): onednn_maxpool,
-}
+def _discover() -> dict[tuple[str, str], ModuleType]:
+    """Every op module of this package (a public module declaring ``SCHEMA``), keyed by its schema's (domain, op):
+    adding an op is adding its module, with no list to keep."""
+    found: dict[tuple[str, str], ModuleType] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        schema = getattr(module, "SCHEMA", None)
+        if schema is None:
+            continue
+        if (schema.domain, schema.op) in found:
+            raise RuntimeError(f"reference: {schema.domain}::{schema.op} is declared twice ({info.name})")
+        found[(schema.domain, schema.op)] = module
+    return found
+
+
+_FAMILIES: dict[tuple[str, str], ModuleType] = _discover()
 # The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}
 
@@ -121,15 +117,46 @@ def window_elements(
     attributes: dict[str, Any],
     input_values: dict[int, np.ndarray] | None = None,
 ) -> int:
-    """The largest number of input elements a single output averages (for error bounds)."""
+    """The largest number of input elements a single output averages (for error bounds); 1 for an op that declares
+    no ``window_elements`` (its outputs are no sums of terms: copies, maxima, indices)."""
     shapes = [tuple(int(d) for d in s) for s in input_shapes]
-    return _family(domain, op).window_elements(resolve(domain, op, version), shapes, dict(attributes), input_values)
+    mod = _family(domain, op)
+    if not hasattr(mod, "window_elements"):
+        return 1
+    return mod.window_elements(resolve(domain, op, version), shapes, dict(attributes), input_values)
 
 
 def evaluate(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Result:
     """Compute the op's outputs (averages: float64 accumulation, one rounding to the input dtype; max: exact)."""
     outputs, unspecified = _family(domain, op).evaluate(resolve(domain, op, version), list(inputs), dict(attributes))
     return Result(outputs=outputs, unspecified=unspecified)
+
+
+def readings(
+    domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+) -> dict[str, Result]:
+    """Ops whose text allows several readings (MaxUnpool, MaxRoiPool): each reading's outputs by name, for a judge
+    that accepts an output matching any of them. ``evaluate`` is their merge: the first reading's values,
+    unspecified wherever two readings differ. Other ops: UnknownOp."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "readings"):
+        raise UnknownOp(f"{domain}::{op} has a single reading: use evaluate")
+    found = mod.readings(resolve(domain, op, version), list(inputs), dict(attributes))
+    return {name: Result(outputs=outputs, unspecified=masks) for name, (outputs, masks) in found.items()}
+
+
+def magnitude(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> list:
+    """Per output, the same result computed on the magnitudes of its terms, in float64 (the error bound's scale):
+    by default the op applied to |x| of every floating-point input (integer inputs are parameters, not terms); a
+    module whose terms are not its inputs' magnitudes (MaxPoolBackward: |src| would move the maxima) defines
+    ``magnitude`` itself."""
+    mod = _family(domain, op)
+    since = resolve(domain, op, version)
+    if hasattr(mod, "magnitude"):
+        found = mod.magnitude(since, list(inputs), dict(attributes))
+        return list(found) if isinstance(found, list | tuple) else [found]
+    terms = [x if x.dtype.kind in "iub" else np.abs(x.astype(np.float64)) for x in inputs]
+    return evaluate(domain, op, version, terms, attributes).outputs
 
 
 def window_indices(
@@ -159,3 +186,12 @@ def window_taps(
     if input_values:
         return mod.window_taps(resolve(domain, op, version), shape, dict(attributes), input_values)
     return mod.window_taps(resolve(domain, op, version), shape, dict(attributes))
+
+
+def tie_groups(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Any:
+    """Ops whose output moves with the choice among equal maxima (MaxPoolBackward): the groups of elements that
+    choice moves values between, and the total each group keeps (``onednn_maxpool_backward.TieGroups``)."""
+    mod = _family(domain, op)
+    if not hasattr(mod, "tie_groups"):
+        raise UnknownOp(f"{domain}::{op} has no tie groups")
+    return mod.tie_groups(resolve(domain, op, version), list(inputs), dict(attributes))

@@ -28,8 +28,16 @@ def require_output(op: str, axes: Sequence[Axis]) -> None:
             )
 
 
-def windowed_op(op: str, geometry: Geometry):
-    """(output_shapes, window_elements, evaluate) for an op laid out [N, C, spatial...]."""
+#: Every integer dtype a version whose text allows "integer type" accepts.
+INTEGER_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def windowed_op(op: str, geometry: Geometry, integer_since: int | None = None):
+    """(output_shapes, window_elements, evaluate) for an op laid out [N, C, spatial...].
+
+    ``integer_since``: the first version whose type constraint admits integer inputs. Their average is the exact
+    mean (float64: exact while a window's sum stays below 2**53) rounded to the nearest integer, ties to even - one
+    representative of what the text allows, which states no rounding (docs/spec-notes.md, "V7")."""
 
     def output_shapes(
         since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any], input_values: Any = None
@@ -46,7 +54,10 @@ def windowed_op(op: str, geometry: Geometry):
     def evaluate(
         since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
     ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-        one_float_input(op, since, inputs)
+        x = inputs[0]
+        integer = isinstance(x, np.ndarray) and x.dtype.kind in "iu" and len(inputs) == 1
+        if not (integer and integer_since is not None and since >= integer_since):
+            one_float_input(op, since, inputs)
         axes, divisor = geometry(since, inputs[0].shape, attributes)
         y, mask = pool_average(inputs[0], axes, divisor)
         return [y], [mask]

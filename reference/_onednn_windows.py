@@ -1,4 +1,5 @@
-"""The window geometry and layout every oneDNN Graph windowed pool reads the same way (AvgPool, MaxPool).
+"""The window geometry and layout every oneDNN Graph windowed pool reads the same way (AvgPool, MaxPool and
+their backward ops).
 
 kernel, strides, pads_begin, pads_end (required), rounding_type, auto_pad, data_format and - MaxPool only -
 dilations, validated as the op pages state them and turned into per-axis windows of the channels-first array.
@@ -12,6 +13,7 @@ which counts from 0.  So DH = dilations - 1 and the tap spacing ``DH + 1`` is th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -67,25 +69,70 @@ def from_ncx(y: np.ndarray | None, nxc: bool) -> np.ndarray | None:
     return np.ascontiguousarray(np.moveaxis(y, 1, -1))
 
 
-def onednn_axes(op: str, shape_ncx: Sequence[int], attributes: dict[str, Any], required: Sequence[str],
-                optional: Sequence[str], dilations: bool) -> list[Axis]:
-    """Per-axis windows of ``op`` (e.g. "MaxPool-1") on a channels-first shape, or SpecViolation.
-
-    ``required``/``optional``: the op's attribute names; ``dilations``: whether the op defines the attribute.
-    """
+def _window_parameters(op: str, n: int, attributes: dict[str, Any], required: Sequence[str],
+                       optional: Sequence[str], dilations: bool) -> tuple[list[int], ...]:
+    """(kernel, strides, pads_begin, pads_end, dilations) of ``op`` validated as the pages state them."""
     check_unknown_attributes(attributes, [*required, *optional], op)
     missing = [a for a in required if a not in attributes]
     if missing:
         raise SpecViolation(f"{op}: required attribute(s) {missing} missing")
-    n = len(shape_ncx) - 2
     kernel = int_list(attributes["kernel"], "kernel", n, 1)
     strides = int_list(attributes["strides"], "strides", n, 1)
     pads_begin = int_list(attributes["pads_begin"], "pads_begin", n, 0)
     pads_end = int_list(attributes["pads_end"], "pads_end", n, 0)
     # "A s64 list containing positive values, a list of 1s (default) means no dilation"
     dil = int_list(attributes.get("dilations", [1] * n), "dilations", n, 1) if dilations else [1] * n
+    return kernel, strides, pads_begin, pads_end, dil
+
+
+def _auto_pad(attributes: dict[str, Any]) -> str:
+    return AUTO_PAD[enum_attr(attributes.get("auto_pad", "None"), "auto_pad", tuple(AUTO_PAD))]
+
+
+def onednn_axes(op: str, shape_ncx: Sequence[int], attributes: dict[str, Any], required: Sequence[str],
+                optional: Sequence[str], dilations: bool) -> list[Axis]:
+    """Per-axis windows of ``op`` (e.g. "MaxPool-1") on a channels-first shape, or SpecViolation.
+
+    ``required``/``optional``: the op's attribute names; ``dilations``: whether the op defines the attribute.
+    """
+    kernel, strides, pads_begin, pads_end, dil = _window_parameters(
+        op, len(shape_ncx) - 2, attributes, required, optional, dilations)
     rounding = enum_attr(attributes.get("rounding_type", "floor"), "rounding_type", ("floor", "ceil"))
-    auto_pad = AUTO_PAD[enum_attr(attributes.get("auto_pad", "None"), "auto_pad", tuple(AUTO_PAD))]
-    axes = make_axes(shape_ncx[2:], kernel, strides, dil, pads_begin, pads_end, auto_pad, rounding == "ceil")
+    axes = make_axes(shape_ncx[2:], kernel, strides, dil, pads_begin, pads_end, _auto_pad(attributes),
+                     rounding == "ceil")
     require_output(op, axes)
     return axes
+
+
+def backward_axes(op: str, src_ncx: Sequence[int], windows: Sequence[int], attributes: dict[str, Any],
+                  required: Sequence[str], optional: Sequence[str], dilations: bool) -> list[Axis]:
+    """The forward op's windows on ``src_ncx``, as many per axis as diff_dst has (``windows``), or SpecViolation.
+
+    The backward pages define no rounding_type, so either rounding of the forward op may have produced diff_dst;
+    where a window starts does not depend on the rounding (o*SH - PH_L), only how many there are. So diff_dst's
+    extent must be the forward's floor or ceil extent (they coincide under SAME_*), and picks the windows.
+    """
+    kernel, strides, pads_begin, pads_end, dil = _window_parameters(
+        op, len(src_ncx) - 2, attributes, required, optional, dilations)
+    auto_pad = _auto_pad(attributes)
+    floor = make_axes(src_ncx[2:], kernel, strides, dil, pads_begin, pads_end, auto_pad, False)
+    ceil = make_axes(src_ncx[2:], kernel, strides, dil, pads_begin, pads_end, auto_pad, True)
+    axes = []
+    for i, (f, c, w) in enumerate(zip(floor, ceil, windows)):
+        if w < 1 or w not in (f.out, c.out):
+            extents = f"{f.out}" if f.out == c.out else f"{f.out} (floor) or {c.out} (ceil)"
+            raise SpecViolation(f"{op}: diff_dst spatial axis {i} has {w} elements; the forward op maps src's "
+                                f"{f.size} to {extents}")
+        axes.append(replace(f, out=w))
+    return axes
+
+
+def window_coverage(axes: Sequence[Axis]) -> int:
+    """The most windows one input element lies in (the most terms one diff_src element sums): per axis the most
+    windows a coordinate is a tap of; windows are products of per-axis taps, so the maxima multiply."""
+    most = 1
+    for a in axes:
+        taps = a.taps()
+        inside = taps[(taps >= 0) & (taps < a.size)]
+        most *= int(np.bincount(inside, minlength=1).max(initial=0))
+    return most

@@ -115,7 +115,10 @@ def _window_sum_axis(x: np.ndarray, ax: int, axis: Axis) -> np.ndarray:
 
 
 def to_dtype(y: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """Round float64 once to `dtype` (round-to-nearest-even)."""
+    """Round float64 once to `dtype` (round-to-nearest-even; an integer dtype: the nearest integer, ties to even,
+    0 where the value is NaN - an unspecified element)."""
+    if np.dtype(dtype).kind in "iu":
+        return np.where(np.isnan(y), 0.0, np.rint(y)).astype(dtype)
     if dtype == BF16:
         # ml_dtypes converts float64 -> bfloat16 through float32 (double rounding).  Rounding to
         # float32 with round-to-odd first makes the second rounding exact (24 bits >= 8 + 2).

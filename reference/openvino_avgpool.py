@@ -7,6 +7,9 @@
 Choices (docs/spec-notes.md): the output-shape formula follows the intended floor/ceil((in + pads -
 kernel) / stride) + 1, not the published one (erratum); exclude-pad=false counts input and
 pads_begin/pads_end elements but not the ceil overhang; windows with nothing to count are unspecified.
+Integer inputs (14, 16: "floating point or integer type", no rounding stated): the exact mean rounded to the
+nearest integer, ties to even (what OpenVINO's CPU plugin returns); a comparator accepts floor or ceil of the exact
+mean (V7).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._entry import require_output, windowed_op
+from ._entry import INTEGER_DTYPES, require_output, windowed_op
 from ._errors import (
     SpecViolation,
     bool_attr,
@@ -46,8 +49,16 @@ REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order m
 
 
 def supported_dtypes(since: int) -> tuple[str, ...]:
-    # The spec has no type section ("T: floating-point" by convention); OpenVINO's CPU plugin runs these.
+    # AvgPool-1 has no type section ("T: floating-point" by convention); OpenVINO's CPU plugin runs these.
+    # 14 and 16 also allow integer types (``integer_dtypes``): evaluate accepts them, but they join this list
+    # only with the error model that judges them (V7: floor or ceil of the exact mean), or the harness would
+    # draw integer cases it cannot judge yet.
     return ("float16", "float32", "float64", "bfloat16")
+
+
+def integer_dtypes(since: int) -> tuple[str, ...]:
+    """14 and 16: "T: floating point or integer type" (no rounding stated: docs/spec-notes.md V7)."""
+    return INTEGER_DTYPES if since >= CEIL_TORCH else ()
 
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:
@@ -77,4 +88,4 @@ def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> t
     return axes, Divisor.INPUT if exclude else Divisor.PADDED
 
 
-output_shapes, window_elements, evaluate = windowed_op(OP, _geometry)
+output_shapes, window_elements, evaluate = windowed_op(OP, _geometry, integer_since=CEIL_TORCH)

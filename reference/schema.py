@@ -51,6 +51,8 @@ class Port:
     #: declares it when the reference cannot infer the shape (a negative case). None: the rank is no input's
     #: (the output is then declared without a shape there)
     rank_of: int | None = 0
+    #: an input a model may leave out (ONNX "Optional", e.g. MaxUnpool's output_shape)
+    optional: bool = False
 
     def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
         """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""

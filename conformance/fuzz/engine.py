@@ -23,7 +23,7 @@ from conformance.fuzz.shrink import shrink
 from conformance.fuzz.strategies import Profile, generate, profile
 from conformance.oracle import oracle_for
 from conformance.records import ResultRecord
-from conformance.runner import run_backend
+from conformance.runner import result
 
 MAX_DRAWS = 30  # re-draws per case index until the reference gives the verdict the mode needs
 
@@ -83,7 +83,7 @@ class _Runner:
         elif oracle.outputs is None:
             return None
         self.runs += 1
-        record = run_backend(instance, self.backend)
+        record = result(instance, self.backend)
         return sig.kind_of(record, bool(draft.mutation)), record
 
     def kind(self, draft: Draft, case_id: str) -> str | None:

@@ -1,7 +1,7 @@
 """The op registry: one entry per (domain, op), everything the harness knows about an operator.
 
-Adding an operator is one module in this folder (an ``ENTRY = OpEntry(...)``) plus its line in ``MODULES``,
-a reference module in ``reference/``, case files and spec notes (docs/adding-an-operator.md). The harness core
+Adding an operator is one module in this folder (an ``ENTRY = OpEntry(...)``, found by that name: no list to
+keep), a reference module in ``reference/``, case files and spec notes (docs/adding-an-operator.md). The harness core
 (suite, oracle, runner, comparison, coverage, fuzzer, repro, node-test import, IR reading, capabilities) asks
 the registry and names no operator.
 """
@@ -10,29 +10,17 @@ from __future__ import annotations
 
 import functools
 import importlib
+import pkgutil
 
-from conformance.ops.spec import ERROR_MODELS, Attribute, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, OpEntry, Port
 
-__all__ = ["ERROR_MODELS", "Attribute", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "entries", "entry", "find",
-           "spec_versions"]
+__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "entries", "entry",
+           "find", "spec_versions"]
 
-#: One module per op (relative to this package), each defining ENTRY.
-MODULES = (
-    "onnx_averagepool",
-    "onnx_globalaveragepool",
-    "onnx_maxpool",
-    "onnx_globalmaxpool",
-    "onnx_lppool",
-    "onnx_globallppool",
-    "openvino_avgpool",
-    "openvino_adaptive_avgpool",
-    "onednn_avgpool",
-    "openvino_maxpool",
-    "openvino_adaptive_maxpool",
-    "onednn_maxpool",
-)
 #: The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}
+#: Modules of this package that are the registry's own building blocks, not ops.
+_NOT_OPS = frozenset({"dims", "neutral", "spec"})
 
 
 class UnknownOp(LookupError):
@@ -42,8 +30,13 @@ class UnknownOp(LookupError):
 @functools.lru_cache(maxsize=1)
 def _table() -> dict[tuple[str, str], OpEntry]:
     table: dict[tuple[str, str], OpEntry] = {}
-    for name in MODULES:
-        found: OpEntry = importlib.import_module(f"{__name__}.{name}").ENTRY
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_") or info.name in _NOT_OPS:
+            continue
+        found: OpEntry | None = getattr(importlib.import_module(f"{__name__}.{info.name}"), "ENTRY", None)
+        if found is None:
+            continue
+        name = info.name
         if found.key in table:
             raise RuntimeError(f"op registry: {found.domain}::{found.op} is registered twice ({name})")
         table[found.key] = found

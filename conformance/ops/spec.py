@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+# ERROR_MODELS: how an output is compared (compare/outputs.py dispatches each; docs/tolerance.md derives them)
+from conformance.compare.evidence import ERROR_MODELS, ErrorModel
 from conformance_reference import schema
 from conformance_reference.schema import Attribute
 
@@ -21,9 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.dims import Dimension
     from conformance.ops.neutral import NeutralSpec
 
-#: How an output is compared (conformance/compare/outputs.py dispatches each: the derived bounds of tolerance.py,
-#: exact values in values.py, indices.py; docs/tolerance.md derives them).
-ERROR_MODELS = ("average", "exact", "index", "pnorm")
+__all__ = ["ERROR_MODELS", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "judged"]
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,19 @@ class Port(schema.Port):
     window's maximum), ``pnorm`` (the p-norm bound)."""
 
     error_model: str = "exact"
+    custom: ErrorModel | None = None  # an op's own error model (error_model: the built-in bound it starts from)
 
 
-def judged(ports: tuple[schema.Port, ...], error_models: dict[str, str]) -> tuple[Port, ...]:
-    """The schema's ports with the error model the registry gives each (by name; ``exact`` otherwise)."""
-    return tuple(Port(**{f.name: getattr(p, f.name) for f in fields(schema.Port)},
-                      error_model=error_models.get(p.name, "exact")) for p in ports)
+def judged(ports: tuple[schema.Port, ...], error_models: dict[str, str | ErrorModel]) -> tuple[Port, ...]:
+    """The schema's ports with the error model the registry gives each (by name; ``exact`` otherwise): a built-in
+    model's name, or an op's own ``ErrorModel``."""
+    found = []
+    for p in ports:
+        model = error_models.get(p.name, "exact")
+        custom = model if isinstance(model, ErrorModel) else None
+        found.append(Port(**{f.name: getattr(p, f.name) for f in fields(schema.Port)},
+                          error_model=custom.bound if custom is not None else str(model), custom=custom))
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -83,7 +90,8 @@ class OpEntry:
     """An op's schema (declared once, by its reference module) and what the harness adds to it."""
 
     schema: schema.Schema
-    error_models: dict[str, str] = field(default_factory=dict, hash=False)  # output name -> how it is judged
+    #: output name -> how it is judged: a built-in model's name or the op's own ErrorModel (compare/evidence.py)
+    error_models: dict[str, str | ErrorModel] = field(default_factory=dict, hash=False)
     coverage: Callable[[int], list[Dimension]] | None = None  # dimensions beyond rank and dtype
     fuzz: Callable[[int], FuzzSpec] | None = None
     node_tests: bool = False  # import the installed onnx's node tests of this op_type

@@ -15,7 +15,7 @@ import pytest
 #: a ``module:Class`` that could not start is named by its spec); ``@`` is reserved for an ISA level after the
 #: name (``onednn@avx2``).
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*(:[A-Za-z0-9_][A-Za-z0-9._+-]*)*(@[A-Za-z0-9][A-Za-z0-9._+-]*)?")
-#: The reference column's name (runner.REFERENCE): a backend of that name would merge into it.
+#: The reference column's name (reference_column.REFERENCE): a backend of that name would merge into it.
 RESERVED = frozenset({"reference"})
 
 

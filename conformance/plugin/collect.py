@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conformance.plugin.items import BrokenCase, CaseFile
-from conformance.plugin.state import default_case_dirs, state_key
+from conformance.plugin.state import default_case_dirs, is_conformance_run, state_key
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,11 +42,10 @@ def pytest_configure(config: pytest.Config) -> None:
     from conformance.plugin.session import create_state
 
     progress.register(config)
+    if not is_conformance_run(config):
+        return  # not a conformance run: stay out of the way of ordinary test suites
     backends = config.getoption("backend", default=[]) or []
     extra = [Path(p).resolve() for p in (config.getoption("cases", default=[]) or [])]
-    explicit_yaml = [a for a in config.args if a.split("::")[0].endswith((".yaml", ".yml"))]
-    if not backends and not extra and not explicit_yaml:
-        return  # not a conformance run: stay out of the way of ordinary test suites
     dirs = ([] if config.getoption("no_default_cases") else default_case_dirs(config)) + extra
     config.args[:] = [resolve_case_arg(arg, config.invocation_params.dir, dirs) for arg in config.args]
     from conformance.suite import guards

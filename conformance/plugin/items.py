@@ -166,14 +166,9 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         from conformance import runner
 
-        record = runner.run_reference(self.instance) if self.backend is None else runner.run_backend(
-            self.instance, self.backend
-        )
-        record.nodeid = self.nodeid
-        record.repro = repro_command(self, record)
         state = self.config.stash[state_key]
-        if state.expectations is not None:
-            state.expectations.apply(record)
+        record = runner.result(self.instance, self.backend, state.expectations, repro_command(self))
+        record.nodeid = self.nodeid
         self.record = record
         for key in ("status", "backend_version", "isa", "max_abs_err", "max_rel_err", "max_ulp", "mismatches",
                     "elements", "tolerance", "duration_s"):
@@ -204,7 +199,7 @@ class CaseItem(pytest.Item):
         return self.path, line - 1 if line else None, f"{self.parent.name}::{self.name} "
 
 
-def repro_command(item: CaseItem, record: ResultRecord) -> str:
+def repro_command(item: CaseItem) -> str:
     """The pytest command that runs this one item again, from the folder where this run started: the case file
     as the user would type it there (not the node id, which is relative to pytest's rootdir or to the case
     folder), then the case and item parts of the node id."""

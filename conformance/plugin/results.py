@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conformance.plugin import durable
-from conformance.plugin.state import state_key
+from conformance.plugin.state import is_conformance_run, state_key
 from conformance.records import STATUSES, ResultRecord, write_records
 
 
@@ -23,6 +23,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--results", default=None, metavar="FILE",
         help="write result records (JSON lines) here; default reports/results.jsonl of the folder pytest runs from",
     )
+
+
+#: ``--junitxml``'s path in a conformance run: the records are its testcases (report/junit.py, the one JUnit
+#: writer), so pytest's own junitxml plugin is kept from starting.
+_junit_key = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if is_conformance_run(config) and getattr(config.option, "xmlpath", None):
+        config.stash[_junit_key] = config.option.xmlpath
+        config.option.xmlpath = None  # before junitxml's own pytest_configure reads it
 
 
 def results_path(config: pytest.Config) -> Path:
@@ -83,22 +95,6 @@ def _collect(state, report: pytest.TestReport) -> None:  # noqa: ANN001
     else:
         return
     state.records.append(record)
-    _junit_names(state.config, report, record)
-
-
-def _junit_names(config: pytest.Config, report: pytest.TestReport, record: ResultRecord) -> None:
-    """JUnit testcase names as the ids read (pytest would split the name at its '[').
-
-    Runs in the controller before the junitxml plugin records the report, so it works under pytest-xdist too.
-    """
-    from _pytest.junitxml import xml_key
-
-    xml = config.stash.get(xml_key, None)
-    if xml is None:
-        return
-    reporter = xml.node_reporter(report)
-    reporter.add_attribute("classname", f"{record.domain}.{record.op}-{record.version}")
-    reporter.add_attribute("name", record.item_id)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -148,8 +144,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     # the parts hold every record any process finished, including any the controller never heard of
     sources = [(str(p), list(_readable(p))) for p in parts] + [("controller", state.records)]
     records = merge_records(sources).records
-    write_records(target, records, meta=run_meta(session))
+    meta = run_meta(session)
+    write_records(target, records, meta=meta)
     durable.remove_parts(target)
+    junit = config.stash.get(_junit_key, None)
+    if junit:
+        from conformance.report.junit import write_junit
+
+        path = Path(junit).expanduser()
+        write_junit(path if path.is_absolute() else config.invocation_params.dir / path, records,
+                    name=config.getini("junit_suite_name"), machines=[meta["machine"]])
+        state.junit_path = str(path)
     state.results_path = str(target)
     from conformance.plugin.gate import never_matching, partial_run, stale_report
 
@@ -216,5 +221,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         tr.write_line(f"{backend:<28}" + "".join(f"{counts[backend][s]:>12}" for s in shown))
     if state.results_path:
         tr.write_line(f"result records: {state.results_path}")
+    if state.junit_path:
+        tr.write_line(f"JUnit XML: {state.junit_path}")
     for line in state.stale_lines:
         tr.write_line(line, yellow=True)

@@ -30,6 +30,7 @@ class State:
     records: list[ResultRecord] = field(default_factory=list)
     expectations: Any = None  # conformance.expectations.Expectations
     results_path: str | None = None
+    junit_path: str | None = None  # --junitxml, written from the records at session finish
     stale_lines: list[str] = field(default_factory=list)  # set at session finish, printed in the summary
     part: Any = None  # this process's durable.PartWriter, opened with its first record
     case_ids: dict[tuple[str, str, int, str], str] = field(default_factory=dict)  # (domain, op, version, id) -> where
@@ -45,3 +46,9 @@ class State:
     @property
     def with_reference(self) -> bool:
         return not self.config.getoption("no_reference")
+
+
+def is_conformance_run(config: pytest.Config) -> bool:
+    """Asked for cases: ``--backend``, ``--cases`` or a case file on the command line."""
+    return bool(config.getoption("backend", default=[]) or config.getoption("cases", default=[])
+                or any(a.split("::")[0].endswith((".yaml", ".yml")) for a in config.args))

@@ -157,20 +157,19 @@ def _expected(target: Path, oracle: Oracle, expected: list[np.ndarray] | None, b
     """The expected outputs and, per output, what the harness judges it by; returns (entries, tolerance text)."""
     if expected is None:
         return [], ""
-    ports = judged_outputs.ports_of(oracle, len(expected))
-    rules = judged_outputs.policies(oracle, ports, backend, scale)
-    magnitude = (oracle.magnitude() if any(r is not None and not r.overridden for r in rules) else None)
+    evidence = oracle.evidence(len(expected))
+    rules = judged_outputs.policies(evidence, backend, scale)
+    magnitude = (evidence.magnitude() if any(r is not None and not r.overridden for r in rules) else None)
     magnitude = magnitude or [None] * len(expected)
-    masks = oracle.unspecified or [None] * len(expected)
-    names = oracle.instance.output_names or [f"output{i}" for i in range(len(expected))]
     taps = None
     entries = []
-    for i, (name, exp, port, rule) in enumerate(zip(names, expected, ports, rules)):
-        stem = f"{i}_{safe_name(name, 40)}"
-        entry = _save(target, f"expected_{stem}.npy", exp, notes) | {"name": name, "error_model": port.error_model}
+    for i, (output, exp, rule) in enumerate(zip(evidence.outputs, expected, rules)):
+        stem = f"{i}_{safe_name(output.name, 40)}"
+        entry = _save(target, f"expected_{stem}.npy", exp, notes) | {"name": output.name,
+                                                                       "error_model": output.error_model}
         if rule is None:  # index output: ties with the window's value are accepted, as compare/indices.py does
-            taps = taps if taps is not None else oracle.taps()
-            entry["values_output"] = port.of_values
+            taps = taps if taps is not None else evidence.taps()
+            entry["values_output"] = output.of_values
             if taps is not None:
                 entry["taps"] = f"taps_{stem}.npy"
                 np.save(target / entry["taps"], np.asarray(taps[0], dtype=np.int64), allow_pickle=False)
@@ -179,14 +178,12 @@ def _expected(target: Path, oracle: Oracle, expected: list[np.ndarray] | None, b
             entry["bound"] = f"bound_{stem}.npy"
             np.save(target / entry["bound"], rule.bound(exp, magnitude[i] if i < len(magnitude) else None),
                     allow_pickle=False)
-        mask = masks[i] if i < len(masks) else None
+        mask = output.unspecified
         if mask is not None and np.any(mask):
             entry["unspecified"] = f"unspecified_{stem}.npy"
             np.save(target / entry["unspecified"], np.asarray(mask, dtype=bool), allow_pickle=False)
         entries.append(entry)
-    texts = [r.describe() if r else "index: equal, or another tap holding the window's value" for r in rules]
-    tolerance = texts[0] if len(set(texts)) == 1 else "; ".join(f"{p.name}: {t}" for p, t in zip(ports, texts))
-    return entries, tolerance
+    return entries, judged_outputs.describe(evidence, rules)
 
 
 def _save(target: Path, file: str, array: np.ndarray, notes: list[str]) -> dict[str, Any]:

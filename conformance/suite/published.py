@@ -4,7 +4,7 @@ Published examples are copied verbatim, so a defect of the text (OpenVINO's MaxP
 ``[4, 5, 5] [4, 8, 9]``, a missing comma) must survive in the case file. The reader accepts nested brackets of
 numbers separated by commas; where two elements stand side by side without a comma it reads them as two
 elements (the only reading the text admits) and reports the defect. The harness turns every reported defect
-into an ``erratum`` of the example (runner.spec_claims): nothing is fixed silently. Anything else (unbalanced
+into an ``erratum`` of the example (reference_column.spec_claims): nothing is fixed silently. Anything else (unbalanced
 brackets, a stray token) is an error of the case file.
 """
 

@@ -91,3 +91,24 @@ def test_ulp_and_overrides():
     assert scaled.scale == 6.0
     e = np.array([1.0])
     assert scaled.bound(e, e)[0] == pytest.approx(6 * Policy(4, "float32").bound(e, e)[0])
+
+
+def test_the_comparison_reads_evidence_not_the_oracle_or_the_registry():
+    """compare/ is pure functions of arrays and the oracle's evidence: importing the oracle, the op registry or the
+    reference there would let judging call back into them (the path would go back and forth again)."""
+    import ast
+    from pathlib import Path
+
+    import conformance.compare as package
+
+    imported = set()
+    for path in Path(package.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add((path.name, node.module))
+            elif isinstance(node, ast.Import):
+                imported.update((path.name, alias.name) for alias in node.names)
+    forbidden = ("conformance.oracle", "conformance.ops", "conformance_reference", "conformance.runner",
+                 "conformance.backends", "conformance.plugin")
+    assert [(f, m) for f, m in imported if m.startswith(forbidden)] == []
+    assert any(m == "conformance.compare.evidence" for _, m in imported)

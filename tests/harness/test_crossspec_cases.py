@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.runner import output_values, run_reference
+from conformance.runner import run_reference
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
+from conformance.verdict import output_values
 
 TEXT = """\
 defaults:

@@ -147,3 +147,23 @@ def test_collect_only_leaves_the_previous_results_alone(pytester: pytest.Pyteste
     previous.write_text('{"meta": {}}\n')
     result = run(pytester, "--cases", "good.yaml", "--backend=onnxruntime", "--collect-only", "-q")
     assert result.ret == 0 and previous.read_text() == '{"meta": {}}\n'
+
+
+def test_junitxml_is_written_from_the_records_by_the_one_junit_writer(pytester: pytest.Pytester):
+    """``--junitxml`` in a conformance run: one testsuite per column, testcases named by item id (pytest's own
+    writer would split the name at its '[' and name suites after pytest), the same file under -n 2."""
+    import xml.etree.ElementTree as ET
+
+    pytester.makefile(".yaml", wrong=WRONG)
+    for workers in ((), ("-n", "2")):
+        xml = pytester.path / f"junit{len(workers)}.xml"
+        result = run(pytester, "--cases", ".", "--backend=onnxruntime", f"--junitxml={xml}", *workers)
+        assert result.ret == 1 and f"JUnit XML: {xml}" in result.stdout.str()
+        root = ET.parse(xml).getroot()
+        suites = {s.get("name"): s for s in root.iter("testsuite")}
+        assert sorted(suites) == ["onnxruntime", "reference"]
+        names = {c.get("name") for c in suites["onnxruntime"].iter("testcase")}
+        assert "ai.onnx/AveragePool-22/ceil::onnxruntime[float32]" in names
+        failed = [c for c in root.iter("testcase") if c.find("failure") is not None]
+        assert {c.get("classname") for c in failed} == {"ai.onnx.AveragePool-11", "ai.onnx.AveragePool-22"}
+        assert root.get("tests") == "8" and root.get("failures") == str(len(failed)) and failed

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from conformance.oracle import oracle_for
-from conformance.runner import run_reference, spec_claims
+from conformance.reference_column import run_reference, spec_claims
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 from conformance.suite.published import PublishedTextError, read_literal

@@ -65,8 +65,9 @@ def judged_both_ways(ulps: float):
     record = run_backend(instance, Perturbed(ulps))
     oracle = oracle_for(instance)
     actual = Perturbed(ulps).run(instance, [x.copy() for x in oracle.inputs])
-    full = outputs._compare_all(oracle, outputs.ports_of(oracle, 1), outputs.policies(oracle, outputs.ports_of(
-        oracle, 1), "perturbed"), oracle.unspecified, ["y"], oracle.outputs, actual, oracle.magnitude())
+    evidence = oracle.evidence(1)
+    full = outputs.compare_all(evidence, outputs.policies(evidence, "perturbed"), oracle.outputs, actual,
+                               oracle.magnitude())
     return record, full[0].comparison
 
 

@@ -79,11 +79,19 @@ def test_the_check_finds_an_op_name(tmp_path):
     assert op_names_in_code(sample) == {"MaxPool", "run_avg_pool"}
 
 
+# Ops the reference implements whose registry entries are not written yet (the reference comes first,
+# docs/adding-an-operator.md step 1); each leaves this set when its entry lands.
+REFERENCE_ONLY = {("ai.onnx", "MaxUnpool"), ("ai.onnx", "MaxRoiPool"), ("onednn", "AvgPoolBackward"),
+                  ("onednn", "MaxPoolBackward")}
+
+
 def test_every_entry_matches_its_reference():
     known = {(d, o): set() for d, o, _ in reference.known_ops()}
     for d, o, v in reference.known_ops():
         known[(d, o)].add(v)
-    assert {e.key: set(e.versions) for e in ops.entries()} == known
+    entries = {e.key: set(e.versions) for e in ops.entries()}
+    assert not REFERENCE_ONLY & set(entries), "registered now: remove it from REFERENCE_ONLY"
+    assert entries == {k: v for k, v in known.items() if k not in REFERENCE_ONLY}
 
 
 def test_registry_lookup_and_domain_alias():

@@ -20,7 +20,9 @@ def test_known_ops_exactly_the_registered_versions() -> None:
         + [("ai.onnx", "GlobalLpPool", v) for v in (1, 2, 22)]
         + [("openvino", "AvgPool", v) for v in (1, 14, 16)]
         + [("openvino", "AdaptiveAvgPool", 8), ("onednn", "AvgPool", 1), ("onednn", "MaxPool", 1)]
+        + [("onednn", "AvgPoolBackward", 1), ("onednn", "MaxPoolBackward", 1)]
         + [("openvino", "MaxPool", v) for v in (1, 8, 14)] + [("openvino", "AdaptiveMaxPool", 8)]
+        + [("ai.onnx", "MaxUnpool", v) for v in (9, 11, 22)] + [("ai.onnx", "MaxRoiPool", v) for v in (1, 22)]
     )
 
 
@@ -38,9 +40,9 @@ def test_resolve_other_domains() -> None:
     assert reference.resolve("onednn", "AvgPool", 1) == 1
 
 
-@pytest.mark.parametrize("args", [("ai.onnx", "MaxRoiPool", 11), ("ai.onnx", "AveragePool", 0),
-                                  ("openvino", "AdaptiveAvgPool", 7), ("tf", "AvgPool", 1),
-                                  ("openvino", "AvgPool", None)])
+@pytest.mark.parametrize("args", [("ai.onnx", "RoiAlign", 16), ("ai.onnx", "MaxUnpool", 8),
+                                  ("ai.onnx", "AveragePool", 0), ("openvino", "AdaptiveAvgPool", 7),
+                                  ("tf", "AvgPool", 1), ("openvino", "AvgPool", None)])
 def test_resolve_unknown(args: tuple) -> None:
     with pytest.raises(reference.UnknownOp):
         reference.resolve(*args)

@@ -1,0 +1,107 @@
+"""A case instance's result record: made, judged from a backend's outputs, and finished (the expectation applied).
+
+The one place a record's status and figures come from, whoever ran the case: the pytest items, ``conformance
+fuzz`` and ``conformance repro`` (runner.py), and ``conformance report --rejudge`` (finish) all go through here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from conformance.compare import outputs
+from conformance.compare.evidence import Evidence
+from conformance.records import ResultRecord
+from conformance.suite.dtypes import dtype_name
+from conformance.suite.model import CaseInstance
+
+if TYPE_CHECKING:  # pragma: no cover
+    from conformance.expectations import Expectations
+
+#: The cross-spec page shows values; outputs larger than this carry their shape only.
+VALUES_LIMIT = 256
+
+
+def new_record(instance: CaseInstance, backend: str, backend_version: str = "") -> ResultRecord:
+    case = instance.case
+    return ResultRecord(
+        id=instance.id, op=instance.op, domain=instance.domain, version=instance.version, dtype=instance.dtype,
+        backend=backend, backend_version=backend_version, source=case.source, layout=instance.layout,
+        attributes=dict(instance.attributes), input_shapes=[list(s) for s in instance.input_shapes],
+        tags=list(case.tags), case_file=f"{case.file}:{case.line}" if case.line else case.file,
+        configuration=dict(case.configuration or {}),
+    )
+
+
+def output_values(instance: CaseInstance, output: object, unspecified: np.ndarray | None = None) -> list | None:
+    """The first output flattened in channels-first order (None where unspecified), for configuration cases."""
+    if instance.case.configuration is None or not isinstance(output, np.ndarray) or output.size > VALUES_LIMIT:
+        return None
+    values, mask = output, unspecified
+    if instance.layout == "NXC" and output.ndim > 2:
+        values = np.moveaxis(output, -1, 1)
+        mask = None if mask is None else np.moveaxis(mask, -1, 1)
+    flat = values.astype(np.float64).reshape(-1).tolist()
+    if mask is not None and np.shape(mask) == np.shape(values):
+        flat = [None if m else v for v, m in zip(flat, np.asarray(mask).reshape(-1).tolist())]
+    return flat
+
+
+def judge_outputs(record: ResultRecord, evidence: Evidence, expected: list[np.ndarray], actual: list,
+                  backend: str, scale: float = 1.0) -> None:
+    """The record's status, reason, tolerance text and figures from the backend's outputs."""
+    record.expected_shape = list(expected[0].shape)
+    record.expected_dtype = dtype_name(expected[0].dtype)
+    if actual and isinstance(actual[0], np.ndarray):
+        record.actual_shape, record.actual_dtype = list(actual[0].shape), dtype_name(actual[0].dtype)
+    if len(actual) != len(expected):
+        record.tolerance = outputs.describe_for(evidence, backend, scale)
+        record.status, record.reason = "fail", f"expected {len(expected)} output(s), got {len(actual)}"
+        return
+    judged = outputs.judge(evidence, expected, actual, backend, scale)
+    record.tolerance = outputs.describe_judged(evidence, judged)
+    _fill(record, judged)
+
+
+def _fill(record: ResultRecord, judged: list[outputs.Judged]) -> None:
+    """Status and reason from every output; the top-level figures are output 0's (the record contract), the
+    worst elements and heatmap the first failing output's; every output's own figures go to ``outputs``."""
+    results = [j.comparison for j in judged]
+    first = results[0]
+    failed = [r for r in results if not r.ok]
+    record.status = "fail" if failed else "pass"
+    record.reason = "; ".join(r.reason for r in failed)
+    record.max_abs_err, record.max_rel_err, record.max_ulp = first.max_abs_err, first.max_rel_err, first.max_ulp
+    record.mismatches, record.elements = first.mismatches, first.elements
+    record.unspecified = sum(r.unspecified for r in results)
+    worst = failed[0] if failed else first
+    record.worst, record.error_grid = worst.worst, worst.error_grid
+    record.outputs = [_output_entry(j) for j in judged] if len(judged) > 1 or first.ties else []
+    notes = []
+    if record.unspecified:
+        notes.append(f"{record.unspecified} element(s) left unspecified by the spec were not compared")
+    ties = sum(r.ties for r in results)
+    if ties:
+        notes.append(f"{ties} index(es) differ from the reference's but point at an equal maximum of their window "
+                     "(ties: the spec does not say which wins)")
+    if notes and record.status == "pass":
+        record.reason = "; ".join(notes)
+
+
+def _output_entry(j: outputs.Judged) -> dict:
+    c = j.comparison
+    return {"name": j.rule.label, "error_model": j.rule.model_name, "ok": c.ok, "reason": c.reason,
+            "max_abs_err": c.max_abs_err, "max_rel_err": c.max_rel_err, "max_ulp": c.max_ulp,
+            "mismatches": c.mismatches, "elements": c.elements, "unspecified": c.unspecified, "ties": c.ties,
+            "tolerance": j.policy.describe() if j.policy else "index", "worst": c.worst, "error_grid": c.error_grid}
+
+
+def finish(record: ResultRecord, expectations: Expectations | None = None, repro: str = "") -> ResultRecord:
+    """The final record: how to reproduce it, and the expectation that applies (``outcome`` keeps the status
+    before it). Every producer of records ends here, so a record means the same wherever it was made."""
+    if repro:
+        record.repro = repro
+    if expectations is not None:
+        expectations.apply(record)
+    return record
