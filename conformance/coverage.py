@@ -3,10 +3,10 @@
     conformance coverage [--cases DIR ...] [--json] [--no-imports] [--all]
 
 Every registered spec version (the op registry, conformance/ops/) declares its dimensions: every enum value,
-every boolean, every spatial rank (1-D, 2-D, 3-D), every dtype the spec allows (``reference.supported_dtypes``),
-every auto_pad x rounding combination, for oneDNN every layout. Only valid cases count (a negative case
-exercises nothing); an attribute left out counts as its default value. Exit status 1 when a registered spec
-version has a gap (or no case at all).
+every boolean, every spatial rank the op's text defines (1-D, 2-D, 3-D for the pools; ``Schema.spatial_ranks``),
+every dtype the spec allows (``reference.supported_dtypes``), every auto_pad x rounding combination, for oneDNN
+every layout. Only valid cases count (a negative case exercises nothing); an attribute left out counts as its
+default value. Exit status 1 when a registered spec version has a gap (or no case at all).
 """
 
 from __future__ import annotations
@@ -75,7 +75,9 @@ class SpecCoverage:
 def dimensions(domain: str, op: str, version: int) -> list[Dimension]:
     """The dimensions a spec version's coverage is measured on: rank, dtype, and the registry entry's own."""
     entry = ops.entry(domain, op)
-    found = [Dimension("rank", RANKS, dims.rank),
+    # the ranks the op's text defines (every pool: 1-D to 3-D; MaxRoiPool: 2-D only), not a fixed list
+    ranks = tuple(f"{r}-D" for r in entry.schema.spatial_ranks)
+    found = [Dimension("rank", ranks, dims.rank),
              Dimension("dtype", tuple(reference.supported_dtypes(domain, op, version)), lambda i: i.dtype)]
     return found + (entry.coverage(version) if entry.coverage else [])
 

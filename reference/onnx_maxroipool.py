@@ -44,6 +44,7 @@ SCHEMA = Schema(
     ),
     inputs=(Port("X"), Port("rois")),
     outputs=(Port("Y"),),
+    spatial_ranks=(2,),  # X is N x C x H x W
 )
 VERSIONS = SCHEMA.versions
 #: reading -> (arithmetic of coordinate * spatial_scale, arithmetic of the bin bounds). "exact" is rational

@@ -71,6 +71,9 @@ class Schema:
     attributes: tuple[Attribute, ...] = ()
     inputs: tuple[Port, ...] = (Port("x"),)
     outputs: tuple[Port, ...] = (Port("y"),)
+    #: the spatial ranks (input rank - 2) the text defines the op for, which a case corpus must exercise: 1-3 for
+    #: the window pools; an op whose text fixes the rank says so (MaxRoiPool: X is N x C x H x W, 2 only)
+    spatial_ranks: tuple[int, ...] = (1, 2, 3)
 
     def resolve(self, version: int) -> int:
         """The since-version implementing ``version`` (ONNX opset 12 -> 11); LookupError before the first."""

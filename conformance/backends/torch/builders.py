@@ -18,6 +18,7 @@ from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.torch import attributes as attrs
 from conformance.backends.torch import functions as fn
+from conformance.backends.torch import unpool
 from conformance.backends.torch.functions import Plan
 from conformance.backends.torch.geometry import TorchPool, map_window
 from conformance.suite.model import CaseInstance
@@ -243,6 +244,8 @@ BUILDERS: dict[tuple[str, str], Builder] = {
     ("ai.onnx", "GlobalMaxPool"): onnx_global_max_pool,
     ("ai.onnx", "LpPool"): onnx_lp_pool,
     ("ai.onnx", "GlobalLpPool"): onnx_global_lp_pool,
+    ("ai.onnx", "MaxUnpool"): unpool.onnx_max_unpool,
+    ("ai.onnx", "MaxRoiPool"): unpool.onnx_max_roi_pool,
     ("openvino", "AvgPool"): openvino_avg_pool,
     ("openvino", "AdaptiveAvgPool"): openvino_adaptive_avg_pool,
     ("openvino", "MaxPool"): openvino_max_pool,

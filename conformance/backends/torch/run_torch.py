@@ -1,7 +1,8 @@
 """Run one torch.nn.functional pooling call as the ``torch`` backend does: the call is plain data (a *plan*).
 
 A plan (what the builders write, builders.py) is a JSON-able dict:
-  function      the torch.nn.functional name (one of FUNCTIONS: nothing else is ever looked up)
+  function      the torch.nn.functional name (one of FUNCTIONS) or one of OTHER_FUNCTIONS (torchvision.ops.roi_pool):
+                nothing else is ever looked up
   args, kwargs  the call's arguments after the input tensor
   input_dtype   the case's dtype name ("bfloat16": a uint16 input holds its bit patterns, ml_dtypes missing)
   channels_last the input is N, spatial..., C (oneDNN NXC): moved to N, C, spatial... and back (data movement)
@@ -9,6 +10,11 @@ A plan (what the builders write, builders.py) is a JSON-able dict:
                 axis A of the input (0: the whole tensor, row major; 1: from the channel; >= 2: the row-major index
                 modulo prod(shape[A:])) - integer offsets and remainders, so the conversion is exact
   outputs       how many outputs to return (values, then indices)
+  tensor_inputs optional: the positions of further case inputs passed as tensors after the first (MaxUnpool's
+                indices, MaxRoiPool's rois), before ``args``
+  plane_indices optional {"input": K, "plane": P}: input K holds whole-tensor flat indices of an (N, C, ...) output
+                whose planes have P elements; each (n, c) plane's offset (n*C + c)*P is subtracted (torch's
+                max_unpool counts per plane) - integer arithmetic, exact
 As a reproduction's runner it reads ``run_torch.json`` next to it ({"plan"}) and ``run(inputs)`` returns the
 outputs. ImportError: torch is not installed here; NotImplementedError: torch has no kernel for the case (the
 harness's ``unsupported``); anything else (RuntimeError, ValueError) is torch's verdict on the call.
@@ -23,7 +29,10 @@ from typing import Any
 import numpy as np
 
 FUNCTIONS = tuple(f"{kind}{rank}d" for kind in ("avg_pool", "max_pool", "adaptive_avg_pool", "adaptive_max_pool",
-                                                 "lp_pool") for rank in (1, 2, 3))
+                                                 "lp_pool", "max_unpool") for rank in (1, 2, 3))
+#: functions outside torch.nn.functional: name -> (module, attribute); the module may be missing (torchvision is no
+#: dependency of torch), which makes the case unsupported here
+OTHER_FUNCTIONS = {"roi_pool": ("torchvision.ops", "roi_pool")}
 #: torch's words for a dtype its CPU kernel is not built for ("max_pool2d" not implemented for 'Char').
 UNSUPPORTED_MARKERS = ("not implemented for", "not supported for", "Unsupported")
 
@@ -71,20 +80,56 @@ def flat_indices(plane_indices: Any, shape: list[int], axis: int) -> Any:
     return plane_indices + offset
 
 
-def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
+def _function(name: str) -> Any:
+    import importlib
+
     import torch.nn.functional as F
 
-    name = plan["function"]
+    if name in OTHER_FUNCTIONS:
+        module, attribute = OTHER_FUNCTIONS[name]
+        try:
+            return getattr(importlib.import_module(module), attribute)
+        except ImportError:
+            raise NotImplementedError(f"{module} is not installed: no {name} beside this torch") from None
     if name not in FUNCTIONS:
         raise ValueError(f"{name!r} is not a pooling function this runner calls")
     function = getattr(F, name, None)
     if function is None:
         raise NotImplementedError(f"this torch has no torch.nn.functional.{name}")
+    return function
+
+
+def plane_indices(flat: Any, plane: int) -> Any:
+    """Per-(n, c)-plane indices from whole-tensor flat ones: minus each plane's offset (n*C + c)*plane."""
+    import torch
+
+    n, c = flat.shape[:2]
+    ones = [1] * (flat.dim() - 2)
+    planes = torch.arange(n, dtype=flat.dtype).reshape(n, 1, *ones) * c + torch.arange(c, dtype=flat.dtype).reshape(
+        1, c, *ones)
+    return flat - planes * plane
+
+
+def _extra(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
+    """The further tensor inputs: floats in the case's dtype (rois), integers as they are (indices)."""
+    found = []
+    for position in plan.get("tensor_inputs", []):
+        array = np.asarray(inputs[position])
+        tensor = to_torch(array, "" if array.dtype.kind in "iu" else plan.get("input_dtype", ""))
+        convert = plan.get("plane_indices")
+        if convert and int(convert["input"]) == position and tensor.dim() >= 2:
+            tensor = plane_indices(tensor, int(convert["plane"]))
+        found.append(tensor)
+    return found
+
+
+def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
+    function = _function(plan["function"])
     x = to_torch(inputs[0], plan.get("input_dtype", ""))
     if plan.get("channels_last"):
         x = x.movedim(-1, 1)
     try:
-        result = function(x, *plan["args"], **plan["kwargs"])
+        result = function(x, *_extra(plan, inputs), *plan["args"], **plan["kwargs"])
     except NotImplementedError as exc:
         raise NotImplementedError(f"torch: {' '.join(str(exc).split())[:300]}") from None
     except RuntimeError as exc:
