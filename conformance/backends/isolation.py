@@ -206,20 +206,27 @@ class IsolatedBackend(Backend):
         if spare is not None and spare.worker.owner != os.getpid():
             spare.worker.kill()  # inherited through a fork: not ours to use
             spare = None
-        try:
-            if spare is not None:  # its init was sent when it started: read the answer, usually ready by now
-                worker = spare.worker
-                info = self._exchange(worker, None, self.start_timeout, starting=True, deadline=spare.deadline)
-            else:
+        worker, info = self._take_spare(spare) if spare is not None else (None, None)
+        if worker is None:
+            try:
                 worker = WorkerProcess(self.env, self.memory_limit)
                 info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
-        except (Crashed, TimedOut, Unavailable) as exc:
-            self._start_error = exc
-            raise
+            except (Crashed, TimedOut, Unavailable) as exc:
+                self._start_error = exc
+                raise
         self._worker, self._info = worker, info
         if spare is not None:
             self._start_spare()  # this column loses workers: keep the next one warm
         return worker
+
+    def _take_spare(self, spare: Spare) -> tuple[WorkerProcess | None, Any]:
+        """The spare and its init answer; (None, None) when it failed to start (a fresh start then decides)."""
+        try:
+            return spare.worker, self._exchange(spare.worker, None, self.start_timeout, starting=True,
+                                                deadline=spare.take_deadline())
+        except (Crashed, TimedOut, Unavailable):
+            spare.worker.kill()
+            return None, None
 
     def _start_spare(self) -> None:
         if not self.spares or self._spare is not None or self._start_error is not None:

@@ -10,7 +10,6 @@ for a spare (a second process holding the runtime).
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from conformance.backends.worker_process import WorkerProcess
 
@@ -28,9 +27,11 @@ class Spare:
             self.worker.kill()
             raise
 
-    def take(self) -> tuple[WorkerProcess, Any]:
-        """(the worker, its init reply); raises as ``WorkerProcess.receive`` does. The spare is used up."""
-        return self.worker, self.worker.receive(self.deadline)
+    def take_deadline(self) -> float:
+        """Until when its init answer is awaited: the start timeout from its start, but never less than a moment
+        from now — a spare taken long after it started has usually answered long ago, and an answer waiting in
+        the pipe must be read, not timed out."""
+        return max(self.deadline, time.monotonic() + 1.0)
 
     def close(self) -> None:
         self.worker.close()

@@ -51,3 +51,19 @@ def test_a_spare_that_cannot_start_costs_what_a_fresh_start_costs(isolated):
     first = runner.run_backend(make_instance("a"), backend)
     assert first.status == "error" and "could not be constructed" in first.reason
     assert backend._spare is None  # a start error is sticky: no spare is started for a backend that cannot load
+
+
+def test_a_spare_taken_after_its_start_timeout_still_counts(isolated):
+    """The init answer waits in the pipe: a spare started long before its column crashes again is read, not timed
+    out (its start timeout runs from its start, which may lie far back)."""
+    import time
+
+    backend = isolated(fakes.CorrectBackend, timeout=5)
+    backend.start_timeout = 1.0
+    crash = make_instance("bad", {"kernel_shape": [2, 2], "fault": "abort"}, expect_error=True)
+    assert runner.run_backend(crash, backend).status == "crash"
+    spare = backend._spare.worker.proc.pid
+    time.sleep(1.5)  # past the spare's start timeout; its answer arrived long ago
+    record = runner.run_backend(make_instance("a"), backend)
+    assert record.status == "pass", record.reason
+    assert backend.pid == spare
