@@ -118,5 +118,8 @@ def grid(ratio: np.ndarray) -> list[list[float]]:
     plane = ratio[(0,) * (ratio.ndim - 2)] if ratio.ndim > 2 else ratio
     rows = np.array_split(np.arange(plane.shape[0]), min(GRID, plane.shape[0]))
     cols = np.array_split(np.arange(plane.shape[1]), min(GRID, plane.shape[1]))
-    grid = [[float(min(plane[np.ix_(r, c)].max(), 1e6)) for c in cols] for r in rows]
-    return grid
+    # every block's maximum in two reductions (a max over each block of rows, then of columns), NaN propagating
+    # as max() does: the same cells as one max per block, without a fancy-indexed copy per cell
+    blocks = np.maximum.reduceat(np.maximum.reduceat(plane, [r[0] for r in rows], axis=0), [c[0] for c in cols],
+                                 axis=1)
+    return [[float(min(v, 1e6)) for v in row] for row in blocks.tolist()]
