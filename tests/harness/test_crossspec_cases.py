@@ -72,6 +72,14 @@ def test_unknown_keys_and_values_are_errors():
     assert "rounding 'up'" in errors[0] and "colour" in errors[1] and "kernel must be 1" in errors[2]
 
 
+def test_lp_configurations_name_their_p():
+    text = "configurations:\n- {id: a, families: [lp], input: {shape: [1, 1, 4]}, kernel: [2]}\n" \
+           "- {id: b, families: [lp], input: {shape: [1, 1, 4]}, kernel: [2], p: 3}\n"
+    loaded = load_text(text, "x.yaml")
+    errors = {e.case_id: str(e) for e in loaded.errors}
+    assert "names its p" in errors["a"] and "names its p" not in errors.get("b", "")
+
+
 def test_reference_record_carries_configuration_and_values():
     case = next(c for c in _load().cases if c.id == "xspec-avg-ceil_in_pad" and c.versions == (19,))
     (instance,) = expand(case)
