@@ -7,10 +7,12 @@ that a ceil-mode window starting in the right padding is dropped. Values are jud
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from conformance.fuzz import draws
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import onnx_lppool
 
@@ -47,6 +49,20 @@ def _fuzz_attributes(draft: Any) -> dict[str, Any]:
     return attrs
 
 
+def spelled_p(config: Any) -> dict[str, Any]:
+    """The configuration's p in the version's attribute type (a FLOAT at 1, an INT from 2; required for lp)."""
+    return {"p": float(config.p) if config.version < INT_P else int(config.p)}
+
+
+def _neutral_attributes(config: Any) -> dict[str, Any]:
+    return {**_pool.onnx_fuzz_attributes(config, CEIL, DILATIONS, None), **spelled_p(config)}
+
+
+def neutral(since: int) -> NeutralSpec:
+    # AveragePool's window geometry (spec-notes L4: padding adds nothing to the norm, so no divisor choice)
+    return replace(_pool.onnx_neutral("lp", since, CEIL, DILATIONS, None), spell=_neutral_attributes)
+
+
 def fuzz(since: int) -> FuzzSpec:
     mutations = ["kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
                  "int_dtype", "bad_auto_pad", "pads_with_auto_pad", "missing_kernel"]
@@ -66,6 +82,6 @@ def fuzz(since: int) -> FuzzSpec:
 
 ENTRY = OpEntry(
     schema=onnx_lppool.SCHEMA, error_models={"Y": "pnorm"},
-    coverage=coverage, fuzz=fuzz, node_tests=True,
+    coverage=coverage, fuzz=fuzz, node_tests=True, neutral=neutral,
     summary="p-norm (sum |x|^p)^(1/p) of each window; p a FLOAT at 1, an INT from 2",
 )
