@@ -6,7 +6,7 @@ from typing import Any
 
 from conformance.ops import _pool
 from conformance.ops.neutral import ROUNDINGS, NeutralSpec
-from conformance.ops.onnx_lppool import global_coverage, spelled_p
+from conformance.ops.onnx_lppool import RUNS_AT, global_coverage, spelled_p
 from conformance.ops.spec import OpEntry
 from conformance_reference import onnx_globallppool
 
@@ -17,7 +17,8 @@ def _whole_input(config: Any) -> str:
 
 def neutral(since: int) -> NeutralSpec:
     # one window, the whole input: every rounding gives it; only p is spelled
-    return NeutralSpec(family="lp", spell=spelled_p, roundings=ROUNDINGS, dilations=True, limits=_whole_input)
+    return NeutralSpec(family="lp", spell=spelled_p, roundings=ROUNDINGS, dilations=True, limits=_whole_input,
+                       runs_at=RUNS_AT.get(since))
 
 
 ENTRY = OpEntry(

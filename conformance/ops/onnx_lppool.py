@@ -19,6 +19,9 @@ from conformance_reference import onnx_lppool
 CEIL, DILATIONS = onnx_lppool.SCHEMA.since("ceil_mode"), onnx_lppool.SCHEMA.since("dilations")
 INT_P = onnx_lppool.INT_P  # p an INT from here
 P_CLASSES = ("1", "2", ">2")
+#: ONNX has no opset 2 (onnx knows no IR version for it): version 2 of LpPool and GlobalLpPool runs at opset 7,
+#: the lowest of its 2-10 range a model can be built at (as in cases/onnx/LpPool-edge.yaml)
+RUNS_AT = {INT_P: 7}
 
 
 def p_class(value: Any) -> str:
@@ -60,7 +63,8 @@ def _neutral_attributes(config: Any) -> dict[str, Any]:
 
 def neutral(since: int) -> NeutralSpec:
     # AveragePool's window geometry (spec-notes L4: padding adds nothing to the norm, so no divisor choice)
-    return replace(_pool.onnx_neutral("lp", since, CEIL, DILATIONS, None), spell=_neutral_attributes)
+    return replace(_pool.onnx_neutral("lp", since, CEIL, DILATIONS, None), spell=_neutral_attributes,
+                   runs_at=RUNS_AT.get(since))
 
 
 def fuzz(since: int) -> FuzzSpec:
