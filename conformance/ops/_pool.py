@@ -85,6 +85,46 @@ def no_padding(config: Any) -> bool:
     return config.auto_pad in ("notset", "valid") and not any(config.pads_begin) and not any(config.pads_end)
 
 
+def whole_input(config: Any, op: str) -> str:
+    """Why a global pool (one window over every spatial element) cannot spell ``config``; "" when it can.
+
+    Only a contiguous kernel equal to the unpadded input is that window: a dilated one skips elements, padding
+    adds some. Every rounding gives one window there (ceil((L - L) / s) + 1 = 1), so none is excluded.
+    """
+    if not no_padding(config) or any(d != 1 for d in config.dilations) or tuple(config.kernel) != config.spatial:
+        return f"{op}'s one window is the whole unpadded input"
+    return ""
+
+
+def adaptive_windows(config: Any, op: str) -> str:
+    """Why an adaptive pool (OpenVINO's windows [floor(i*in/out), ceil((i+1)*in/out)), out = the fixed output
+    extent) cannot spell ``config``; "" when its windows are the fixed ones on every axis.
+
+    Adaptive windows never overhang the input nor touch padding, and they are contiguous: so no padding, no
+    dilations, and no window added by ceil rounding (then every reading of ceil is floor's). Beyond kernel =
+    stride tiling the input they coincide elsewhere too (in 5, kernel 3, stride 2: [0, 3) and [2, 5)).
+    """
+    if not no_padding(config) or any(d != 1 for d in config.dilations):
+        return f"{op} has no padding or dilations (its windows tile the input)"
+    for size, k, s in zip(config.spatial, config.kernel, config.strides):
+        if size < k:
+            return f"{op} has no window longer than the input"
+        if config.rounding != "floor" and (size - k) % s:
+            return f"{op}'s windows never overhang the input (ceil rounding adds one here)"
+        out = (size - k) // s + 1
+        adaptive = [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+        if adaptive != [(i * s, i * s + k) for i in range(out)]:
+            return (f"{op}'s windows [floor(i*in/out), ceil((i+1)*in/out)) differ from kernel {k}, stride {s} on "
+                    f"an extent of {size}")
+    return ""
+
+
+def adaptive_output_size(config: Any) -> dict[str, dict[str, Any]]:
+    """The ``output_size`` input of an adaptive pool spelling ``config``: the fixed output extents."""
+    sizes = [(n - k) // s + 1 for n, k, s in zip(config.spatial, config.kernel, config.strides)]
+    return {"output_size": {"shape": [len(sizes)], "dtype": "int64", "data": sizes}}
+
+
 def onnx_neutral(family: str, since: int, ceil_since: int, dilations_since: int,
                  include_pad_since: int | None) -> NeutralSpec:
     """How an ONNX windowed pool version spells a neutral configuration (its fuzz spelling)."""

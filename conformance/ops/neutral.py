@@ -88,7 +88,9 @@ class NeutralSpec:
     ``spell(config)`` returns the attributes in this version's names (``config.version`` is the version);
     ``include_pad`` the divisor choices an average can spell (``()``: not applicable, e.g. max ignores padding);
     ``limits(config)`` any further condition, returning why the configuration cannot be spelled ("" when it
-    can); ``inputs(config)`` extra inputs in case-file form (e.g. an output size).
+    can); ``inputs(config)`` extra inputs in case-file form (e.g. an output size); ``runs_at`` the version
+    number the cases run at when no model can be built at the spec version's own (ONNX has no opset 2: LpPool-2
+    runs at opset 7, as in the corpus), so the page's column is the one the corpus's records use.
     """
 
     family: str
@@ -100,6 +102,7 @@ class NeutralSpec:
     layouts: tuple[str, ...] = ()
     limits: Callable[[Any], str] | None = None
     inputs: Callable[[Any], dict[str, dict[str, Any]]] | None = None
+    runs_at: int | None = None  # the version its cases (and page column) carry, when the spec's own can't be built
 
 
 @dataclass(frozen=True)
@@ -156,10 +159,11 @@ def spell(config: Configuration, entries: list[Any]) -> list[Spelled | Inexpress
             if spec.family != config.family:
                 continue
             at = replace(config, version=version)
+            shown = spec.runs_at or version
             reason = why_not(spec, at, f"{entry.op}-{version}")
             if reason:
-                found.append(Inexpressible(entry.domain, entry.op, version, reason))
+                found.append(Inexpressible(entry.domain, entry.op, shown, reason))
                 continue
             extra = spec.inputs(at) if spec.inputs else {}
-            found.append(Spelled(entry.domain, entry.op, version, spec.spell(at), extra, spec.layouts))
+            found.append(Spelled(entry.domain, entry.op, shown, spec.spell(at), extra, spec.layouts))
     return found

@@ -7,6 +7,7 @@ from typing import Any
 
 from conformance.fuzz import draws
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.onednn_avgpool import AUTO_PAD, auto_pad_of
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import onednn_maxpool
@@ -54,8 +55,15 @@ def fuzz(since: int) -> FuzzSpec:
     )
 
 
+def neutral(since: int) -> NeutralSpec:
+    # the fuzz spelling: the same field names, dilations counted from 1 as the neutral ones (spec-notes D6);
+    # one layout, as AvgPool's: the page compares values across specs, NXC is the suite's concern
+    return NeutralSpec(family="max", spell=_attributes, roundings=("floor", "ceil"), dilations=True,
+                       layouts=("NCX",))
+
+
 ENTRY = OpEntry(
     schema=onednn_maxpool.SCHEMA, error_models={"dst": "exact"},
-    coverage=coverage, fuzz=fuzz, lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, lowers_to=("ai.onnx/MaxPool",),
     summary="maximum of each (dilated) window; NXC or NCX layout",
 )

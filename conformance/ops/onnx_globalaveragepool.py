@@ -11,13 +11,11 @@ from conformance_reference import onnx_globalaveragepool
 
 
 def _whole_input(config: Any) -> str:
-    if not _pool.no_padding(config) or tuple(config.kernel) != tuple(config.spatial):
-        return "GlobalAveragePool's one window is the whole unpadded input"
-    return ""
+    return _pool.whole_input(config, "GlobalAveragePool")
 
 
 def neutral(since: int) -> NeutralSpec:
-    # one window, the whole input: no rounding, divisor or dilation choice changes it
+    # one window, the whole input: no rounding or divisor choice changes it (a dilated kernel skips elements)
     return NeutralSpec(family="avg", spell=lambda config: {}, roundings=ROUNDINGS, include_pad=(False, True),
                        dilations=True, limits=_whole_input)
 

@@ -7,16 +7,21 @@ that a ceil-mode window starting in the right padding is dropped. Values are jud
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from conformance.fuzz import draws
 from conformance.ops import _pool, dims
+from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import onnx_lppool
 
 CEIL, DILATIONS = onnx_lppool.SCHEMA.since("ceil_mode"), onnx_lppool.SCHEMA.since("dilations")
 INT_P = onnx_lppool.INT_P  # p an INT from here
 P_CLASSES = ("1", "2", ">2")
+#: ONNX has no opset 2 (onnx knows no IR version for it): version 2 of LpPool and GlobalLpPool runs at opset 7,
+#: the lowest of its 2-10 range a model can be built at (as in cases/onnx/LpPool-edge.yaml)
+RUNS_AT = {INT_P: 7}
 
 
 def p_class(value: Any) -> str:
@@ -47,6 +52,21 @@ def _fuzz_attributes(draft: Any) -> dict[str, Any]:
     return attrs
 
 
+def spelled_p(config: Any) -> dict[str, Any]:
+    """The configuration's p in the version's attribute type (a FLOAT at 1, an INT from 2; required for lp)."""
+    return {"p": float(config.p) if config.version < INT_P else int(config.p)}
+
+
+def _neutral_attributes(config: Any) -> dict[str, Any]:
+    return {**_pool.onnx_fuzz_attributes(config, CEIL, DILATIONS, None), **spelled_p(config)}
+
+
+def neutral(since: int) -> NeutralSpec:
+    # AveragePool's window geometry (spec-notes L4: padding adds nothing to the norm, so no divisor choice)
+    return replace(_pool.onnx_neutral("lp", since, CEIL, DILATIONS, None), spell=_neutral_attributes,
+                   runs_at=RUNS_AT.get(since))
+
+
 def fuzz(since: int) -> FuzzSpec:
     mutations = ["kernel_zero", "stride_zero", "pad_negative", "kernel_length", "empty_output", "rank_low",
                  "int_dtype", "bad_auto_pad", "pads_with_auto_pad", "missing_kernel"]
@@ -66,6 +86,6 @@ def fuzz(since: int) -> FuzzSpec:
 
 ENTRY = OpEntry(
     schema=onnx_lppool.SCHEMA, error_models={"Y": "pnorm"},
-    coverage=coverage, fuzz=fuzz, node_tests=True,
+    coverage=coverage, fuzz=fuzz, node_tests=True, neutral=neutral,
     summary="p-norm (sum |x|^p)^(1/p) of each window; p a FLOAT at 1, an INT from 2",
 )

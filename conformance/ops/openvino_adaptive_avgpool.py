@@ -29,24 +29,14 @@ def _output_type(draft: Any) -> dict[str, Any]:
     return {"output_type": "i64"}
 
 
-def _tiles(config: Any) -> str:
-    """Adaptive windows equal fixed ones only when kernel = stride tiles each axis exactly, without padding."""
-    if not _pool.no_padding(config) or any(d != 1 for d in config.dilations):
-        return "AdaptiveAvgPool-8 has no padding or dilations (its windows tile the input)"
-    if any(k != s or n % k for k, s, n in zip(config.kernel, config.strides, config.spatial)):
-        return "AdaptiveAvgPool-8 windows equal fixed ones only when kernel = stride divides the input extent"
-    return ""
-
-
-def _output_size(config: Any) -> dict[str, dict[str, Any]]:
-    sizes = [n // k for n, k in zip(config.spatial, config.kernel)]
-    return {"output_size": {"shape": [len(sizes)], "dtype": "int64", "data": sizes}}
+def _coincide(config: Any) -> str:
+    return _pool.adaptive_windows(config, "AdaptiveAvgPool-8")
 
 
 def neutral(since: int) -> NeutralSpec:
-    # with exact tiling no window overhangs or touches padding: every rounding and divisor choice coincides
+    # where the windows coincide none overhangs or touches padding: every rounding and divisor choice agrees
     return NeutralSpec(family="avg", spell=lambda config: {}, roundings=ROUNDINGS,
-                       include_pad=(False, True), limits=_tiles, inputs=_output_size)
+                       include_pad=(False, True), limits=_coincide, inputs=_pool.adaptive_output_size)
 
 
 ENTRY = OpEntry(

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.fuzz import draws
-from conformance.ops import dims
+from conformance.ops import _pool, dims
+from conformance.ops.neutral import ROUNDINGS, NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import openvino_adaptive_maxpool
 
@@ -38,8 +39,24 @@ def fuzz(since: int) -> FuzzSpec:
     )
 
 
+def _coincide(config: Any) -> str:
+    return _pool.adaptive_windows(config, "AdaptiveMaxPool-8")
+
+
+def _neutral_attributes(config: Any) -> dict[str, Any]:
+    # i32 indices: the page compares the first output's values, and OpenVINO's CPU plugin cannot compile the
+    # default i64 (spec-notes, AdaptiveMaxPool-8; the op's own cases record that divergence)
+    return {"index_element_type": "i32"}
+
+
+def neutral(since: int) -> NeutralSpec:
+    # where the windows coincide none overhangs or touches padding: every rounding reads the same
+    return NeutralSpec(family="max", spell=_neutral_attributes, roundings=ROUNDINGS, limits=_coincide,
+                       inputs=_pool.adaptive_output_size)
+
+
 ENTRY = OpEntry(
     schema=openvino_adaptive_maxpool.SCHEMA, error_models={"output": "exact", "indices": "index"},
-    coverage=coverage, fuzz=fuzz, ir_layer="AdaptiveMaxPool", lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveMaxPool", lowers_to=("ai.onnx/MaxPool",),
     summary="maximum over adaptive windows [floor(i*in/out), ceil((i+1)*in/out)) and its spatial index",
 )

@@ -12,6 +12,7 @@ case per registered op version of its family that can express it (``conformance.
         pads_end: [1]
         rounding: ceil            # floor | ceil | ceil_torch
         exclude_pad: true         # avg only; default true
+        p: 2                      # lp only, required there: the norm's exponent, a positive integer
         auto_pad: notset          # notset | same_upper | same_lower | valid
         dilations: [1]
 
@@ -103,6 +104,9 @@ def configurations(raw: dict) -> list[Configuration]:
     p = raw.get("p")
     if p is not None and (not isinstance(p, int) or isinstance(p, bool) or p < 1):
         raise ValueError(f"p must be a positive integer, got {p!r}")
+    if "lp" in families and p is None:
+        # no spec's default: the row's description and every version's spelling must name the same exponent
+        raise ValueError("an lp configuration names its p (the norm's exponent)")
     return [
         Configuration(
             id=name, family=family, input_shape=tuple(shape), kernel=_ints(raw, "kernel", rank, 1, 1),

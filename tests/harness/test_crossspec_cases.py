@@ -58,7 +58,9 @@ def test_invalid_configuration_fails_alone_and_families_expand():
     families = {c.configuration["family"] for c in loaded.cases if c.configuration["id"] == "two_families"}
     assert families == {"avg", "max"}
     maxpool = [c for c in loaded.cases if c.id == "xspec-max-two_families"]
-    assert {c.op for c in maxpool} == {"MaxPool"} and all(len(c.outputs) == 1 for c in maxpool)
+    # kernel 2, stride 1 on 4 are also AdaptiveMaxPool's windows for 3 outputs ([0, 2), [1, 3), [2, 4))
+    assert {c.op for c in maxpool} == {"MaxPool", "AdaptiveMaxPool"} and all(len(c.outputs) == 1 for c in maxpool)
+    assert {c.domain for c in maxpool} == {"ai.onnx", "openvino", "onednn"}
 
 
 def test_unknown_keys_and_values_are_errors():
@@ -68,6 +70,17 @@ def test_unknown_keys_and_values_are_errors():
     errors = [str(e) for e in load_text(text, "x.yaml").errors]
     assert len(errors) == 3
     assert "rounding 'up'" in errors[0] and "colour" in errors[1] and "kernel must be 1" in errors[2]
+
+
+def test_lp_configurations_name_their_p():
+    text = "configurations:\n- {id: a, families: [lp], input: {shape: [1, 1, 4]}, kernel: [2]}\n" \
+           "- {id: b, families: [lp], input: {shape: [1, 1, 4]}, kernel: [2], p: 3}\n"
+    loaded = load_text(text, "x.yaml")
+    errors = {e.case_id: str(e) for e in loaded.errors}
+    assert list(errors) == ["a"] and "names its p" in errors["a"]
+    lp = {f"{c.op}-{c.versions[0]}": c.attributes["p"] for c in loaded.cases if c.id == "xspec-lp-b"}
+    assert lp == {"LpPool-1": 3.0, "LpPool-7": 3, "LpPool-11": 3, "LpPool-18": 3, "LpPool-22": 3}
+    assert all(type(p) is (float if name == "LpPool-1" else int) for name, p in lp.items())
 
 
 def test_reference_record_carries_configuration_and_values():

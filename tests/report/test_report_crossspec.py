@@ -144,3 +144,18 @@ def test_build_reports_writes_the_page_beside_index(tmp_path):
                                                           backend="b", status="pass")])
     again = build_reports([tmp_path / "plain.jsonl"], tmp_path / "out")
     assert again.cross_spec is None and not (tmp_path / "out" / "cross-spec.html").exists()
+
+
+def test_each_family_gets_its_own_section_in_page_order():
+    lp = {"id": "ceil_in_pad", "family": "lp", "p": 2, "description": "lp x[1, 1, 4], p=2", "reason": "L2",
+          "inexpressible": {"ai.onnx/GlobalLpPool-7": "GlobalLpPool's one window is the whole unpadded input"}}
+    mx = {**SAME, "family": "max"}
+    html = render_cross_spec([ref(lp, "ai.onnx/LpPool-18", [5 ** 0.5, 5.0, 0.0]), ref(lp, "ai.onnx/LpPool-22",
+                              [5 ** 0.5, 5.0]), ref(mx, "onednn/MaxPool-1", [2.0, 4.0]),
+                              ref(SAME, "ai.onnx/AveragePool-19", [1.5, 3.5])]) or ""
+    sections = re.findall(r'<section id="fam-(\w+)"><h2>([^<]+)<small>([^<]+)</small>', html)
+    assert [(f, name.strip()) for f, name, _ in sections] == [
+        ("avg", "average pooling"), ("max", "max pooling"), ("lp", "Lp pooling")]
+    assert "1 configurations, the specs differ on 1" in sections[2][2]  # 18 keeps the window, 22 drops it
+    assert "cannot express" in html and "GlobalLpPool-7" in html
+    assert not re.search(r'(?:src|href)="(?:https?:)?//', html) and "<script" not in html  # self-contained
