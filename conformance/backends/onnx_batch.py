@@ -39,24 +39,31 @@ class OnnxBatchMixin:
             key = (tuple((o.domain, o.version) for o in model.opset_import), model.ir_version, case.dtype)
             groups.setdefault(key, []).append((index, model, fed, lowered))
         for members in groups.values():
-            if len(members) < 2:
-                continue
-            try:
-                merged = merge([m for _, m, _, _ in members])
-                data = model_bytes(merged)
-                outputs = self.execute(self.prepare(merged, data),  # type: ignore[attr-defined]
-                                       [a for _, _, fed, _ in members for a in fed])
-            except Exception:
-                continue  # a batch the runtime refuses or fails on is no case's: they run alone
-            start = 0
-            for index, model, _, lowered in members:
-                count = len(model.graph.output)
-                results[index] = Batched(list(outputs[start:start + count]), lowered)
-                start += count
-            if start != len(outputs):  # not one output per declared output: trust none of them
-                for index, _, _, _ in members:
-                    results[index] = None
+            self._answer(members, results)
         return results
+
+    def _answer(self, members: list[tuple[int, onnx.ModelProto, list[np.ndarray], str]],
+                results: list[Batched | None]) -> None:
+        if len(members) < 2:
+            return
+        try:
+            merged = merge([m for _, m, _, _ in members])
+            outputs = self.execute(self.prepare(merged, model_bytes(merged)),  # type: ignore[attr-defined]
+                                   [a for _, _, fed, _ in members for a in fed])
+        except Exception:
+            # a batch the runtime refuses or fails on is no case's: one refused model would cost the whole batch,
+            # so each half is tried on its own; what is left runs alone
+            if len(members) >= 4:
+                self._answer(members[:len(members) // 2], results)
+                self._answer(members[len(members) // 2:], results)
+            return
+        if len(outputs) != sum(len(m.graph.output) for _, m, _, _ in members):
+            return  # not one output per declared output: trust none of them
+        start = 0
+        for index, model, _, lowered in members:
+            count = len(model.graph.output)
+            results[index] = Batched(list(outputs[start:start + count]), lowered)
+            start += count
 
 
 def merge(models: list[onnx.ModelProto]) -> onnx.ModelProto:

@@ -53,15 +53,25 @@ def run_batch(core: Any, device: str, build: BuildFn, supports: Callable[[CaseIn
             continue  # the same exception will be raised (and judged) when the case runs alone
         groups.setdefault(case.dtype, []).append((index, built))
     for members in groups.values():
-        if len(members) < 2:
-            continue  # nothing to share: the case runs alone, through run()
-        try:
-            outputs = _run_merged(core, device, [built for _, built in members])
-        except Exception:
-            continue  # a compile or inference failure of the batch is no case's: they run alone
-        for (index, built), case_outputs in zip(members, outputs):
-            results[index] = Batched(case_outputs, built.lowering)
+        _answer(core, device, members, results)
     return results
+
+
+def _answer(core: Any, device: str, members: list[tuple[int, Built]], results: list[Batched | None]) -> None:
+    if len(members) < 2:
+        return  # nothing to share: the case runs alone, through run()
+    try:
+        outputs = _run_merged(core, device, [built for _, built in members])
+    except Exception:
+        # a compile or inference failure of the batch is no case's: one case the plugin refuses (a compile error
+        # nobody listed yet) would cost the whole batch, so each half is tried on its own; what is left runs alone
+        if len(members) >= 4:
+            half = len(members) // 2
+            _answer(core, device, members[:half], results)
+            _answer(core, device, members[half:], results)
+        return
+    for (index, built), case_outputs in zip(members, outputs):
+        results[index] = Batched(case_outputs, built.lowering)
 
 
 def _run_merged(core: Any, device: str, members: list[Built]) -> list[list[np.ndarray]]:
