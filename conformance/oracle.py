@@ -20,7 +20,9 @@ from conformance.suite.expand import expected_of, inputs_of
 from conformance.suite.model import CaseInstance
 
 _CACHE: OrderedDict[str, Oracle] = OrderedDict()
-_CACHE_SIZE = 32
+# a batch (plugin/batching.py) computes the oracles of up to 32 items of one backend before they run, and the
+# other columns of those instances run in between: room for a few batches' worth
+_CACHE_SIZE = 160
 
 
 @dataclass

@@ -21,25 +21,27 @@ from conformance.suite.model import CaseInstance
 from conformance.verdict import finish, judge_outputs, new_record, output_values
 
 if TYPE_CHECKING:  # pragma: no cover
+    from conformance.backends.batching import Batched
     from conformance.expectations import Expectations
 
 __all__ = ["REFERENCE", "result", "run_backend", "run_reference"]
 
 
 def result(instance: CaseInstance, backend: Backend | None, expectations: Expectations | None = None,
-           repro: str = "") -> ResultRecord:
-    """The final record of ``instance`` on ``backend`` (None: the reference column)."""
-    record = run_reference(instance) if backend is None else run_backend(instance, backend)
+           repro: str = "", batched: Batched | None = None) -> ResultRecord:
+    """The final record of ``instance`` on ``backend`` (None: the reference column); ``batched``: the backend's
+    answer for this instance from a batch (backends/batching.py), used instead of calling ``run``."""
+    record = run_reference(instance) if backend is None else run_backend(instance, backend, batched)
     return finish(record, expectations, repro)
 
 
-def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
+def run_backend(instance: CaseInstance, backend: Backend, batched: Batched | None = None) -> ResultRecord:
     start = time.perf_counter()
     record = new_record(instance, backend.name)
     record.isa = answers.safe_isa(backend)
     try:
         record.backend_version = answers.safe_version(backend)
-        _run_backend(instance, backend, record)
+        _run_backend(instance, backend, record, batched)
     except answers.BadAnswer as exc:  # a plugin's slip (supports() returning None) is never a pass or a skip
         record.status, record.reason = "error", str(exc)
     except Exception as exc:  # a harness-side failure must still cost one result, not the run
@@ -50,7 +52,7 @@ def run_backend(instance: CaseInstance, backend: Backend) -> ResultRecord:
     return record
 
 
-def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord) -> None:
+def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord, batched: Batched | None) -> None:
     support = answers.support(backend, backend.supports(instance))
     if not support:
         record.status, record.reason = "unsupported", support.reason
@@ -68,8 +70,12 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord)
     inputs = [x.copy() for x in oracle.inputs]
     started = time.perf_counter()
     try:
-        actual = answers.outputs(backend, backend.run(instance, inputs))
-        record.lowered = str(optional(backend, "last_lowering") or "")
+        if batched is not None:  # the batch's answer is the one run() gives (batching.py): judged the same way
+            actual, record.lowered = answers.outputs(backend, batched.outputs), batched.lowering
+            started -= batched.seconds  # the instance's share of the batch's time in the runtime
+        else:
+            actual = answers.outputs(backend, backend.run(instance, inputs))
+            record.lowered = str(optional(backend, "last_lowering") or "")
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
         return

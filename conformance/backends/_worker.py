@@ -176,6 +176,7 @@ def _info(backend: Any) -> dict[str, Any]:
         "description": str(optional(backend, "description")),
         "isa": answers.safe_isa(backend),
         "pid": os.getpid(),
+        "batch": callable(getattr(backend, "run_batch", None)),  # batching.can_batch asks the parent's proxy
     }
 
 
@@ -202,6 +203,12 @@ def serve(req_fd: int, resp_fd: int) -> None:
                     continue
                 # what run() leaves on the backend travels back with its outputs (the runner reads it there)
                 reply = ("ok", (outputs, {k: str(optional(backend, k) or "") for k in AFTER_RUN}))
+            elif op == "run_batch":
+                from conformance.backends.batching import checked
+
+                # checked here, where the plugin's objects exist; any exception fails the whole batch (its cases
+                # then run alone), so it is answered like any other request's
+                reply = ("ok", checked(backend, backend.run_batch(message[1], message[2]), len(message[1])))
             else:
                 raise ValueError(f"unknown request {op!r}")
         except Exception as exc:

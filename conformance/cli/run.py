@@ -43,6 +43,7 @@ def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
     cmd += [f"--isolation={args.isolation}", f"--case-timeout={args.case_timeout}"]
     cmd += [f"--worker-memory={args.worker_memory}"] if args.worker_memory is not None else []
     cmd += [f"--isa={args.isa}"] if args.isa else []
+    cmd += ["--no-batch"] if args.no_batch else []
     if args.k:
         cmd += ["-k", args.k]
     elif not args.shard:
@@ -73,6 +74,8 @@ def parser() -> argparse.ArgumentParser:
                         help="resident memory per isolated backend's worker before 'crash' (default 4G; 0: none)")
     parser.add_argument("--isa", help="ISA levels to run backends with a faithful cap at, one column each "
                         "(e.g. avx2,native; all; docs/isa.md). Default: the machine's own level")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="run every case alone, never in a batch of its backend (docs/backends.md)")
     parser.add_argument("-k", help="pytest -k expression over item ids")
     parser.add_argument("--baseline", action="append", help="result file(s) of a previous run: gate on regressions")
     parser.add_argument("--no-progress", dest="progress", action="store_false",

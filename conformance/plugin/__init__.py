@@ -4,7 +4,8 @@ It loads in every pytest run once the package is installed, so it stays inert an
 (``--backend``/``--cases`` or a case file on the command line); backend libraries load only when selected.
 One feature per module, each a plugin of its own as pytest's own are (a feature's options, state and hooks
 together): collect (case files become items), session (backends and their isolation), isa_axis (--isa),
-gate (expectations, shards), results (records, durable part files, the summary), progress.
+gate (expectations, shards), batching (cases of one backend in one model), results (records, durable part
+files, the summary), progress.
 """
 
 # in the order --help lists their options; no feature imports another at its top (pytest marks each for assertion
@@ -14,6 +15,7 @@ pytest_plugins = [
     "conformance.plugin.session",
     "conformance.plugin.isa_axis",
     "conformance.plugin.gate",
+    "conformance.plugin.batching",
     "conformance.plugin.results",
     "conformance.plugin.progress",
 ]

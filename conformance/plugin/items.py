@@ -166,9 +166,11 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         from conformance import runner
+        from conformance.plugin.batching import answer_for
 
         state = self.config.stash[state_key]
-        record = runner.result(self.instance, self.backend, state.expectations, repro_command(self))
+        record = runner.result(self.instance, self.backend, state.expectations, repro_command(self),
+                               batched=answer_for(self))
         record.nodeid = self.nodeid
         self.record = record
         for key in ("status", "backend_version", "isa", "max_abs_err", "max_rel_err", "max_ulp", "mismatches",

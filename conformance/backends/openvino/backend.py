@@ -12,8 +12,9 @@ import numpy as np
 from conformance import ops
 from conformance.backends import lowering
 from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.batching import Batched
 from conformance.backends.onnx_model import build_model as build_onnx_model
-from conformance.backends.openvino import builders, export
+from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.runtime import read, run_compiled
 from conformance.suite.model import CaseInstance
 
@@ -56,14 +57,24 @@ class OpenVinoBackend(Backend):
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
         self.last_lowering = ""
+        built = self._build(case, inputs)
+        self.last_lowering = built.lowering
+        return run_compiled(self._core.compile_model(built.model, self.device), built.feeds)
+
+    def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
+        """Many cases' models compiled as one (batch.py): the same models ``run`` compiles one by one."""
+        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list)
+
+    def _build(self, case: CaseInstance, inputs: list[np.ndarray]) -> batch.Built:
+        """The model ``run`` compiles for the case, the arrays it is fed, and the lowering it went through."""
         if case.domain == builders.DOMAIN:
-            model = builders.build_model(case, inputs)
-        elif case.domain == "ai.onnx":
-            model = read(self._core, build_onnx_model(case, check=not case.expect_error).SerializeToString())
-        else:
-            onnx_model, feeds, self.last_lowering = lowering.onnx_model_for(case)
-            model, inputs = read(self._core, onnx_model.SerializeToString()), lowering.feed_inputs(inputs, feeds)
-        return run_compiled(self._core.compile_model(model, self.device), inputs)
+            return batch.Built(builders.build_model(case, inputs), inputs)
+        if case.domain == "ai.onnx":
+            return batch.Built(read(self._core, build_onnx_model(case, check=not case.expect_error)
+                                    .SerializeToString()), inputs)
+        onnx_model, feeds, lowered = lowering.onnx_model_for(case)
+        return batch.Built(read(self._core, onnx_model.SerializeToString()), lowering.feed_inputs(inputs, feeds),
+                           lowered)
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
         if case.domain == builders.DOMAIN:

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Backend, Support, Unsupported
-from conformance.backends.openvino import builders, export
+from conformance.backends.batching import Batched
+from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
 from conformance.backends.openvino.runtime import run_compiled
 from conformance.suite.model import CaseInstance
@@ -53,6 +54,15 @@ class OpenVinoIrBackend(Backend):
         return builders.supports(case)
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        built = self._build(case, inputs)
+        return run_compiled(self._core.compile_model(built.model, self.device), built.feeds)
+
+    def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
+        """Many cases' IR models, each read as ``run`` reads it, compiled as one (batch.py)."""
+        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list)
+
+    def _build(self, case: CaseInstance, inputs: list[np.ndarray]) -> batch.Built:
+        """The case's IR read back (the layer's version checked): the model ``run`` compiles."""
         import openvino
 
         xml, weights = build_ir(case, inputs)
@@ -64,7 +74,7 @@ class OpenVinoIrBackend(Backend):
         expected = builders.BUILDERS[case.op].opset_name(case.version)
         if op.get_type_info().version_id != expected:
             raise Unsupported(f"the IR reader built {case.op} from {op.get_type_info().version_id}, not {expected}")
-        return run_compiled(self._core.compile_model(model, self.device), inputs)
+        return batch.Built(model, inputs)
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
         support = self.supports(case)

@@ -3,7 +3,8 @@
 ``ai.onnx`` cases run as the harness's single-node model (onnx_model.build_model); OpenVINO and oneDNN cases
 through an exact ONNX lowering where one exists (lowering/, ``last_lowering``). tract loads, analyses and
 optimises each model (tract/run_tract.py, the same file an exported reproduction runs); prepared models are
-kept per content (onnx_base.py). Native code: isolated under ``--isolation=auto``.
+kept per content (onnx_base.py); cases run in batches where they can (onnx_batch.py). Native code:
+isolated under ``--isolation=auto``.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import numpy as np
 import onnx
 
 from conformance.backends.onnx_base import OnnxModelBackend
+from conformance.backends.onnx_batch import OnnxBatchMixin
 from conformance.backends.tract.run_tract import load, run_runnable
 
 
-class TractBackend(OnnxModelBackend):
+class TractBackend(OnnxBatchMixin, OnnxModelBackend):  # batches: one load and optimisation for many cases
     name = "tract"
     isolate = True  # a Rust panic across the C ABI aborts the process
     description = "tract (Sonos, Rust) ONNX loader + optimiser via its Python bindings (ai.onnx, lowered cases)"

@@ -1,0 +1,119 @@
+"""Batched execution: several independent case instances run as one model, where a runtime's per-model cost
+(compilation, optimisation) dominates what each case costs (docs/backends.md, "Batched execution").
+
+A backend may declare ``run_batch(instances, inputs_list) -> list[Batched | None]``: one answer per instance, in
+order; ``None`` for an instance it did not run in the batch (it then runs alone, through ``run``, exactly as
+without batching). A batch's answer for an instance must be what ``run`` would have returned for it alone: a
+backend batches only where its runtime computes each subgraph as it computes the single-case model.
+
+``run_batch`` here is the harness's side: in-process or through an isolated backend's worker, and whatever goes
+wrong with the batch as a whole (an exception, a crash, a timeout) is ``None`` for every instance — the cases run
+alone, each costing its own result, so a fault inside a batch never becomes any case's record.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from conformance.backends import answers
+from conformance.suite.model import CaseInstance
+
+
+@dataclass
+class Batched:
+    """One instance's answer from a batch: its outputs as ``run`` returns them, the lowering it ran through
+    (``last_lowering``), and its share of the batch's time inside the runtime."""
+
+    outputs: list[np.ndarray]
+    lowering: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class BatchStats:
+    """What batching did in this process (the benchmark and the tests read it)."""
+
+    batches: int = 0
+    batched: int = 0  # instances answered by a batch
+    alone: int = 0  # instances of a batch that got no answer from it (they run alone)
+    failures: list[str] = field(default_factory=list)  # why whole batches fell back
+
+
+STATS = BatchStats()
+
+
+def can_batch(backend: Any) -> bool:
+    """Does ``backend`` run batches? An isolated backend answers for the backend in its worker (a worker that
+    cannot start cannot batch: its cases get their own start-failure records)."""
+    from conformance.backends.isolation import IsolatedBackend
+
+    if isinstance(backend, IsolatedBackend):
+        try:
+            return bool(backend._started().get("batch"))  # the worker's init answer, asked once per worker
+        except Exception:
+            return False
+    return callable(getattr(backend, "run_batch", None))
+
+
+def run_batch(backend: Any, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
+    """Every instance's ``Batched`` answer, or ``None`` where the batch gave none (run that instance alone)."""
+    from conformance.backends.isolation import IsolatedBackend
+
+    if not instances:
+        return []
+    STATS.batches += 1
+    started = time.perf_counter()
+    try:
+        if isinstance(backend, IsolatedBackend):
+            # isolation.py's request channel: a crash or timeout here is the batch's, never a case's (the worker
+            # is replaced on the next request, and each case then runs alone in it)
+            answer = backend._call(("run_batch", instances, inputs_list), backend.timeout)
+        else:
+            answer = checked(backend, backend.run_batch(instances, inputs_list), len(instances))
+    except BaseException as exc:
+        if not isinstance(exc, Exception):  # KeyboardInterrupt: the run stops, not just the batch
+            raise
+        STATS.failures.append(f"{type(exc).__name__}: {str(exc)[:300]}")
+        STATS.alone += len(instances)
+        _log(backend, len(instances), 0, time.perf_counter() - started, STATS.failures[-1])
+        return [None] * len(instances)
+    results: list[Batched | None] = list(answer)
+    done = [r for r in results if r is not None]
+    share = round((time.perf_counter() - started) / max(len(done), 1), 6)
+    for r in done:
+        r.seconds = r.seconds or share
+    STATS.batched += len(done)
+    STATS.alone += len(results) - len(done)
+    _log(backend, len(results), len(done), time.perf_counter() - started)
+    return results
+
+
+def _log(backend: Any, size: int, answered: int, seconds: float, failure: str = "") -> None:
+    """One line per batch to $CONFORMANCE_BATCH_LOG (for the benchmark: what batching did in every process)."""
+    path = os.environ.get("CONFORMANCE_BATCH_LOG")
+    if not path:
+        return
+    line = f"{getattr(backend, 'name', '?')}\t{size}\t{answered}\t{seconds:.4f}\t{' '.join(failure.split())}\n"
+    with open(path, "a", encoding="utf-8") as file:  # O_APPEND: whole lines from several processes
+        file.write(line)
+
+
+def checked(backend: Any, answer: Any, count: int) -> list[Batched | None]:
+    """The batch's answer as the harness accepts it: one entry per instance, each ``None`` or a ``Batched`` whose
+    outputs pass the same check as ``run``'s (answers.outputs). Anything else fails the whole batch."""
+    if not isinstance(answer, list | tuple) or len(answer) != count:
+        raise answers.BadAnswer(f"run_batch returned {type(answer).__name__} for {count} instance(s), not a list "
+                                "with one entry per instance")
+    results: list[Batched | None] = []
+    for entry in answer:
+        if entry is not None and not isinstance(entry, Batched):
+            raise answers.BadAnswer(f"run_batch returned a {type(entry).__name__} entry, not Batched or None")
+        if entry is not None:
+            entry.outputs = answers.outputs(backend, entry.outputs)
+        results.append(entry)
+    return results

@@ -1,0 +1,177 @@
+"""Batched execution in the plugin (--no-batch turns it off): when an item of a backend that runs batches
+(backends/batching.py) runs, the next items of that backend this process will run join it in one batch; each
+keeps its own answer (by node id) until it runs, and is judged by the runner as if the backend had just run it.
+
+What this process will run: under pytest-xdist, the worker's queue of items sent to it (the controller decides
+what a worker gets; ``conformance run`` sends whole case files with ``--dist loadfile``); otherwise the session's
+items after the current one (after -k, --deselect, --shard, in whatever order they run). An item never gets
+another item's answer (answers are keyed by node id and computed from its own instance), and an item whose answer
+is missing — not batched, dropped by the backend, or in a batch that failed — runs alone, exactly as without
+batching. Never batched: negative cases (``expect: error``: their record is the runtime's rejection, raised by
+their own model) and items with an expectations entry other than a plain value divergence (``status: fail``),
+since a crash, an error or a timeout belongs to the case alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conformance.backends.batching import Batched
+
+DEFAULT_SIZE = 32
+#: the most input elements of one case (larger ones run alone) and of one batch: a batch is one model in one
+#: worker, under the same memory limit as one case
+CASE_ELEMENTS, BATCH_ELEMENTS = 1 << 20, 1 << 22
+#: how far ahead in the run order companions are looked for (the columns of a case file interleave)
+LOOKAHEAD = 4000
+
+batcher_key = pytest.StashKey["Batcher"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "operator conformance suite")
+    group.addoption("--no-batch", action="store_true", default=False,
+                    help="run every case alone, never in a batch of its backend (docs/backends.md, batched execution)")
+    group.addoption("--batch-size", type=int, default=DEFAULT_SIZE, metavar="N",
+                    help=f"cases per batch on a backend that runs batches (default {DEFAULT_SIZE}; 1: none)")
+
+
+def answer_for(item: Any) -> Batched | None:
+    """The item's answer from a batch, or None: run it alone. Never raises (batching must cost no result)."""
+    config = item.config
+    if item.backend is None or config.getoption("no_batch", default=False):
+        return None
+    batcher = config.stash.get(batcher_key, None)
+    if batcher is None:
+        batcher = config.stash[batcher_key] = Batcher(config, max(1, config.getoption("batch_size", DEFAULT_SIZE)))
+    try:
+        return batcher.answer(item)
+    except Exception:
+        return None
+
+
+class Batcher:
+    def __init__(self, config: pytest.Config, size: int) -> None:
+        self.config = config
+        self.size = size
+        self.answers: dict[str, Batched] = {}  # node id -> its answer, taken when the item runs
+        self.tried: set[str] = set()  # node ids already offered to a batch: never offered twice
+        self._batches: dict[int, bool] = {}  # id(backend) -> runs batches
+        self._positions: dict[str, int] | None = None
+        self._queue_owner: Any = False  # xdist's worker plugin holding the queue (None: not an xdist worker)
+
+    def answer(self, item: Any) -> Batched | None:
+        nodeid = item.nodeid
+        if nodeid in self.answers:
+            return self.answers.pop(nodeid)
+        if nodeid in self.tried or not self._runs_batches(item.backend) or not self._eligible(item):
+            return None
+        members = [item]
+        elements = _elements(item)
+        for other in self._pending(item):
+            if len(members) >= self.size:
+                break
+            if other.backend is not item.backend or other.nodeid in self.tried or not self._eligible(other):
+                continue
+            if elements + _elements(other) > BATCH_ELEMENTS:
+                break
+            members.append(other)
+            elements += _elements(other)
+        self._run(item.backend, members)
+        return self.answers.pop(nodeid, None)
+
+    def _run(self, backend: Any, members: list[Any]) -> None:
+        from conformance.backends import batching
+        from conformance.oracle import oracle_for
+
+        instances, inputs, kept = [], [], []
+        for member in members:
+            self.tried.add(member.nodeid)
+            try:
+                oracle = oracle_for(member.instance)
+                if oracle.expected() is None:
+                    continue  # the runner records why (no oracle, the reference rejects it) without running it
+                inputs.append([x.copy() for x in oracle.inputs])
+            except Exception:
+                continue  # the runner meets the same failure and records it
+            instances.append(member.instance)
+            kept.append(member)
+        if len(kept) < 2:
+            return  # nothing to share
+        for member, answer in zip(kept, batching.run_batch(backend, instances, inputs)):
+            if answer is not None:
+                self.answers[member.nodeid] = answer
+
+    def _runs_batches(self, backend: Any) -> bool:
+        from conformance.backends import batching
+
+        key = id(backend)
+        if key not in self._batches:
+            self._batches[key] = batching.can_batch(backend)
+        return self._batches[key]
+
+    def _eligible(self, item: Any) -> bool:
+        from conformance.backends import answers
+        from conformance.records import base_backend, item_id
+
+        instance, backend = item.instance, item.backend
+        if instance.expect_error or _elements(item) > CASE_ELEMENTS:
+            return False
+        state = self.config.stash.get(_state_key(), None)
+        expectations = getattr(state, "expectations", None)
+        if expectations is not None:
+            entry = expectations.find(item_id(instance.id, base_backend(backend.name)),
+                                      answers.safe_version(backend), answers.safe_isa(backend))
+            if entry is not None and entry.status != "fail":
+                return False  # known to crash, error or time out (or any failure): that belongs to the case alone
+        try:
+            return bool(answers.support(backend, backend.supports(instance)))
+        except Exception:
+            return False
+
+    def _pending(self, item: Any) -> Iterator[Any]:
+        """The items this process will run after ``item``, in order (at most LOOKAHEAD of them)."""
+        items = item.session.items
+        queue = self._xdist_queue()
+        if queue is not None:
+            for index in queue[:LOOKAHEAD]:
+                if isinstance(index, int) and 0 <= index < len(items):
+                    yield items[index]
+            return
+        if self._positions is None:
+            self._positions = {it.nodeid: i for i, it in enumerate(items)}
+        start = self._positions.get(item.nodeid)
+        if start is not None:
+            yield from items[start + 1:start + 1 + LOOKAHEAD]
+
+    def _xdist_queue(self) -> list[Any] | None:
+        """The indices (into session.items) an xdist worker has been sent and not run yet; None outside one.
+        pytest-xdist keeps them in its worker plugin's ``torun`` queue, read under its own lock."""
+        if not hasattr(self.config, "workerinput"):
+            return None
+        if self._queue_owner is False:
+            self._queue_owner = next((p for p in self.config.pluginmanager.get_plugins()
+                                      if hasattr(getattr(p, "torun", None), "lock")), None)
+        if self._queue_owner is None:
+            return []  # an xdist version without the queue: batch nothing rather than another worker's items
+        with self._queue_owner.torun.lock() as queue:
+            return list(queue)
+
+
+def _elements(item: Any) -> int:
+    total = 0
+    for shape in item.instance.input_shapes:
+        size = 1
+        for d in shape:
+            size *= int(d)
+        total += size
+    return total
+
+
+def _state_key() -> Any:
+    from conformance.plugin.state import state_key
+
+    return state_key
