@@ -42,10 +42,38 @@ def max_pool() -> GraphOp:
                    spellings=SPELLINGS)
 
 
+# Op kinds and the attribute the Graph API's C headers give the backward ops (dnnl_graph_types.h, unchanged from
+# 3.2 to 3.13); plain numbers here, so graph_api.py's enums stay the forward ops'.
+AVG_POOL_BACKWARD = 4  # dnnl_graph_op_avg_pool_backward
+MAX_POOL_BACKWARD = 42  # dnnl_graph_op_max_pool_backward
+SRC_SHAPE = 0x4A  # dnnl_graph_op_attr_src_shape (s64 list)
+
+
+def avg_pool_backward() -> GraphOp:
+    # src_shape goes as the attribute: given as input 1 instead, 3.2 fails compile (dnnl_invalid_graph_op) and 3.13
+    # reports the partition unsupported (docs/spec-notes.md B2). diff_src's dims are the attribute's, explicit.
+    # rounding_type is in the table although the page does not define it: a case that sets it is then refused by
+    # the library (add_op), not by this table
+    return GraphOp("AvgPoolBackward", AVG_POOL_BACKWARD,
+                   {**POOL_ATTRIBUTES, "exclude_pad": (g.OpAttr.exclude_pad, "bool"), "src_shape": (SRC_SHAPE, "s64s")},
+                   spellings=SPELLINGS, output_dims="attribute:src_shape")
+
+
+def max_pool_backward() -> GraphOp:
+    # inputs src, diff_dst; diff_src has src's dims, given explicitly. dilations are always passed (1 per axis when
+    # the case leaves them out, the spec's default): without them every compile fails with dnnl_invalid_shape,
+    # the library's default being a list of 12 ones (docs/spec-notes.md B9)
+    return GraphOp("MaxPoolBackward", MAX_POOL_BACKWARD,
+                   {**POOL_ATTRIBUTES, "dilations": (g.OpAttr.dilations, "s64s")},
+                   spellings=SPELLINGS, inputs=2, per_axis_defaults={"dilations": 1}, output_dims="input:0")
+
+
 #: op -> its builder.
 BUILDERS: dict[str, GraphOp] = {
     "AvgPool": avg_pool(),
     "MaxPool": max_pool(),
+    "AvgPoolBackward": avg_pool_backward(),
+    "MaxPoolBackward": max_pool_backward(),
 }
 
 

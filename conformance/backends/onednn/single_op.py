@@ -37,6 +37,12 @@ class GraphOp:
     dtypes: tuple[str, ...] = ("float32", "bfloat16", "float16")
     inputs: int = 1
     outputs: int = 1
+    # attribute -> the value per spatial axis set when the case leaves it out: for an attribute the spec makes
+    # optional but the library cannot default (MaxPoolBackward's dilations: its default is a list of 12 ones)
+    per_axis_defaults: dict[str, int] = field(default_factory=dict)
+    # where the outputs' dims come from: "" (left unknown: the library infers them, which is then under test),
+    # "attribute:NAME" (the case attribute NAME, e.g. a shape attribute) or "input:I" (input I's dims)
+    output_dims: str = ""
 
 
 def set_attribute(spec: GraphOp, op: g.Op, name: str, value: Any) -> None:
@@ -66,6 +72,19 @@ def _dtype(name: str, arrays: list[np.ndarray]) -> np.dtype:
     return next((x.dtype for x in arrays if x.dtype.name == name), None) or np.dtype(name)
 
 
+def _output_dims(spec: GraphOp, arrays: list[np.ndarray], attributes: dict[str, Any]) -> list[int] | None:
+    """The outputs' dims when the builder gives them explicitly (``GraphOp.output_dims``), else None."""
+    source, _, name = spec.output_dims.partition(":")
+    if source == "attribute" and name in attributes:
+        value = attributes[name]
+        return [int(v) for v in (value if isinstance(value, list | tuple) else [value])]
+    if source == "input" and name.isdigit() and int(name) < len(arrays):
+        return list(arrays[int(name)].shape)
+    if source not in ("", "attribute"):  # an absent attribute is the library's to refuse
+        raise ValueError(f"{spec.op}: output_dims {spec.output_dims!r} is not attribute:NAME or input:I")
+    return None
+
+
 def run_op(spec: GraphOp, inputs: list[np.ndarray], attributes: dict[str, Any], *,
            engine: g.Engine | None = None, outputs: list[tuple[str, int | None]] | None = None) -> list[np.ndarray]:
     """Build, compile and execute one single-op graph; returns the outputs with the library's shapes.
@@ -79,11 +98,15 @@ def run_op(spec: GraphOp, inputs: list[np.ndarray], attributes: dict[str, Any], 
         raise ValueError(f"{spec.op} takes {spec.inputs} input(s), got {len(arrays)}")
     declared = outputs or [(arrays[0].dtype.name, arrays[0].ndim)] * spec.outputs
     out_dtypes = [_dtype(name, arrays) for name, _ in declared]
+    spatial = max(arrays[0].ndim - 2, 0)
+    attributes = {**{k: [v] * spatial for k, v in spec.per_axis_defaults.items()}, **attributes}
+    dims = _output_dims(spec, arrays, attributes)
     with ExitStack() as stack:
         eng = engine if engine is not None else stack.enter_context(g.Engine())
         srcs = [g.LogicalTensor.strided(i, g.DataType.from_numpy(x.dtype), x.shape) for i, x in enumerate(arrays)]
-        # output dims are left unknown: the shape the library infers is part of what is under test
-        dsts = [g.LogicalTensor.strided(len(srcs) + i, g.DataType.from_numpy(dtype), None, ndims=rank)
+        # output dims left unknown unless the builder says where they come from: the shape the library infers is
+        # then part of what is under test
+        dsts = [g.LogicalTensor.strided(len(srcs) + i, g.DataType.from_numpy(dtype), dims, ndims=rank)
                 for i, (dtype, (_, rank)) in enumerate(zip(out_dtypes, declared))]
         op = stack.enter_context(g.Op(0, spec.kind, spec.op.lower()))
         for src in srcs:

@@ -10,6 +10,7 @@ whatever torch cannot express exactly is ``Unsupported`` with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from conformance.backends.torch import attributes as attrs
 from conformance.backends.torch import functions as fn
 from conformance.backends.torch import unpool
 from conformance.backends.torch.functions import Plan
-from conformance.backends.torch.geometry import TorchPool, map_window
+from conformance.backends.torch.geometry import TorchPool, Window, map_window, resolve_auto_pad, spec_outputs
 from conformance.suite.model import CaseInstance
 
 Builder = Callable[[CaseInstance, list[np.ndarray]], Plan]
@@ -236,6 +237,73 @@ def onednn_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
     return fn.max_pool(case, pool, channels_last=channels_last)
 
 
+def _backward_window(case: CaseInstance, spatial: list[int], dst_spatial: list[int]) -> Window:
+    """The forward window of a oneDNN backward op: its pages define no rounding_type, diff_dst's extent (the
+    forward's floor or ceil count) picks the windows; any other extent is left for torch's gradient check."""
+    # named_window less rounding_type, which the backward schemas do not define (it would refuse the case)
+    a, rank = case.attributes, len(spatial)
+    kernel, strides = attrs.ints(a, "kernel", rank, None), attrs.ints(a, "strides", rank, None)
+    dilations = attrs.ints(a, "dilations", rank, 1)
+    mode = attrs.padding_mode(case)  # auto_pad's spellings and default from the schema
+    begin = attrs.ints(a, "pads_begin", rank, 0 if mode != "explicit" else None)
+    end = attrs.ints(a, "pads_end", rank, 0 if mode != "explicit" else None)
+    pads = resolve_auto_pad(spatial, kernel, strides, dilations, mode, begin, end)
+    window = Window(kernel, strides, dilations, *pads)
+    ceil = [spec_outputs(n, k, s, d, pb, pe, "ceil")
+            for n, k, s, d, pb, pe in zip(spatial, window.kernel, window.strides, window.dilations,
+                                          window.pads_begin, window.pads_end)]
+    floor = [spec_outputs(n, k, s, d, pb, pe, "floor")
+             for n, k, s, d, pb, pe in zip(spatial, window.kernel, window.strides, window.dilations,
+                                           window.pads_begin, window.pads_end)]
+    if list(dst_spatial) != floor and list(dst_spatial) == ceil:
+        return replace(window, rounding="ceil")
+    return window
+
+
+def _layout(case: CaseInstance) -> bool:
+    layout = case.attributes.get("data_format", "NXC")
+    if layout not in ("NXC", "NCX"):
+        raise Unsupported(f"data_format {layout!r} is not NXC or NCX")
+    return layout == "NXC"
+
+
+def onednn_avg_pool_backward(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    """autograd of avg_pool: the gradient of an average does not depend on its input, so the call runs on zeros of
+    src_shape and torch spreads diff_dst."""
+    _known(case)
+    channels_last = _layout(case)
+    if len(case.input_shapes) > 1:
+        raise Unsupported("src_shape as input 1: the plan takes the shape as data, so torch would never see the "
+                          "tensor to refuse it")
+    shape = attrs.ints(case.attributes, "src_shape", len(case.input_shapes[0]), None)
+    if len(shape) != len(case.input_shapes[0]):
+        raise Unsupported(f"src_shape {shape} for a rank-{len(case.input_shapes[0])} diff_dst: torch is given "
+                          "a tensor of that shape, never the mismatch")
+    ncx = [shape[0], shape[-1], *shape[1:-1]] if channels_last else shape
+    spatial = ncx[2:]
+    window = _backward_window(case, spatial, attrs.spatial_of(case, channels_last))
+    exclude = case.attributes.get("exclude_pad")
+    if not isinstance(exclude, bool):
+        raise Unsupported(f"exclude_pad={exclude!r} is not a boolean: no torch argument expresses it")
+    pool = map_window(spatial, window, average=True, divisor="full", count_pad=not exclude)
+    plan = fn.avg_pool(case, pool, not exclude, channels_last=channels_last)
+    return {**plan, "backward": {"src_shape": ncx}}
+
+
+def onednn_max_pool_backward(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
+    """autograd of max_pool on src: torch routes each diff_dst element to its window's first maximum."""
+    _known(case)
+    channels_last = _layout(case)
+    if len(case.input_shapes) != 2 or len(case.input_shapes[1]) != len(case.input_shapes[0]):
+        raise Unsupported("src and diff_dst of different ranks: torch's gradient check would see another "
+                          "mismatch than the spec's")
+    spatial = attrs.spatial_of(case, channels_last)
+    dst = list(case.input_shapes[1])
+    window = _backward_window(case, spatial, dst[1:-1] if channels_last else dst[2:])
+    pool = map_window(spatial, window, average=False)
+    return {**fn.max_pool(case, pool, channels_last=channels_last), "backward": {"src_shape": None}}
+
+
 #: (domain, op) -> its builder.
 BUILDERS: dict[tuple[str, str], Builder] = {
     ("ai.onnx", "AveragePool"): onnx_average_pool,
@@ -252,6 +320,8 @@ BUILDERS: dict[tuple[str, str], Builder] = {
     ("openvino", "AdaptiveMaxPool"): openvino_adaptive_max_pool,
     ("onednn", "AvgPool"): onednn_avg_pool,
     ("onednn", "MaxPool"): onednn_max_pool,
+    ("onednn", "AvgPoolBackward"): onednn_avg_pool_backward,
+    ("onednn", "MaxPoolBackward"): onednn_max_pool_backward,
 }
 
 

@@ -15,6 +15,10 @@ A plan (what the builders write, builders.py) is a JSON-able dict:
   plane_indices optional {"input": K, "plane": P}: input K holds whole-tensor flat indices of an (N, C, ...) output
                 whose planes have P elements; each (n, c) plane's offset (n*C + c)*P is subtracted (torch's
                 max_unpool counts per plane) - integer arithmetic, exact
+  backward      absent, or the gradient of the call with respect to its input, by autograd: {"src_shape": S}
+                (the call's input is zeros of shape S, channels-first, and inputs[0] the output's gradient: an
+                average's gradient does not depend on the input) or {"src_shape": null} (inputs[0] is the call's
+                input, inputs[1] the output's gradient); the one output is the input's gradient
 As a reproduction's runner it reads ``run_torch.json`` next to it ({"plan"}) and ``run(inputs)`` returns the
 outputs. ImportError: torch is not installed here; NotImplementedError: torch has no kernel for the case (the
 harness's ``unsupported``); anything else (RuntimeError, ValueError) is torch's verdict on the call.
@@ -125,6 +129,8 @@ def _extra(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
 
 def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
     function = _function(plan["function"])
+    if plan.get("backward"):
+        return _gradient(plan, function, inputs)
     x = to_torch(inputs[0], plan.get("input_dtype", ""))
     if plan.get("channels_last"):
         x = x.movedim(-1, 1)
@@ -144,6 +150,35 @@ def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
         flat = flat_indices(plane_indices, list(x.shape), int(indices["axis"]))
         outputs.append(to_numpy(flat).astype(np.dtype(indices["dtype"])))
     return outputs[: plan.get("outputs", 1)]
+
+
+def _gradient(plan: dict[str, Any], function: Any, inputs: list[np.ndarray]) -> list[Any]:
+    """The gradient of the call with respect to its input, given the output's gradient (plan["backward"])."""
+    import torch
+
+    dtype = plan.get("input_dtype", "")
+    src_shape = plan["backward"].get("src_shape")
+    dy = to_torch(inputs[0] if src_shape else inputs[1], dtype)
+    if src_shape:
+        x = torch.zeros(list(src_shape), dtype=dy.dtype)
+    else:
+        x = to_torch(inputs[0], dtype)
+        x = x.movedim(-1, 1) if plan.get("channels_last") else x
+    # a leaf of its own: the input may be a view of a NumPy buffer or a moved (non-leaf) tensor
+    x = x.detach().clone().requires_grad_(True)
+    if plan.get("channels_last"):
+        dy = dy.movedim(-1, 1)
+    try:
+        y = function(x, *plan["args"], **plan["kwargs"])
+        (dx,) = torch.autograd.grad(y, x, dy)
+    except NotImplementedError as exc:
+        raise NotImplementedError(f"torch: {' '.join(str(exc).split())[:300]}") from None
+    except RuntimeError as exc:
+        message = " ".join(str(exc).split())
+        if any(marker in message for marker in UNSUPPORTED_MARKERS):
+            raise NotImplementedError(f"torch: {message[:300]}") from None
+        raise
+    return [to_numpy(dx.movedim(1, -1) if plan.get("channels_last") else dx)]
 
 
 def run(inputs: list[np.ndarray]) -> list[Any]:
