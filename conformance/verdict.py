@@ -78,10 +78,12 @@ def _fill(record: ResultRecord, judged: list[outputs.Judged]) -> None:
     worst = failed[0] if failed else first
     record.worst, record.error_grid = worst.worst, worst.error_grid
     record.outputs = [_output_entry(j) for j in judged] if len(judged) > 1 or first.ties else []
-    notes = []
+    # a passing output's own note (an op's error model saying what it accepted, e.g. tie groups judged by their
+    # totals) comes first; the index ties note is for outputs that give none
+    notes = [r.reason for r in results if r.ok and r.reason]
     if record.unspecified:
         notes.append(f"{record.unspecified} element(s) left unspecified by the spec were not compared")
-    ties = sum(r.ties for r in results)
+    ties = sum(r.ties for r in results if not (r.ok and r.reason))
     if ties:
         notes.append(f"{ties} index(es) differ from the reference's but point at an equal maximum of their window "
                      "(ties: the spec does not say which wins)")
