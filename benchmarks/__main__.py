@@ -1,6 +1,6 @@
 """Run every harness benchmark and print each figure against the alternative measured in the same run.
 
-    python -m benchmarks [--quick] [--skip-suite] [--bytecode {env,on,both}] [--fresh-install]
+    python -m benchmarks [--quick] [--skip-suite] [--bytecode {env,on,both}] [--fresh-install] [--against TREE]
 
 ``--bytecode``: ``env`` keeps the environment as it is; ``on``/``both`` also measure the subprocess figures with
 PYTHONDONTWRITEBYTECODE unset (pytest then caches its assertion-rewritten plugin modules; with it set, every
@@ -13,8 +13,20 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+from pathlib import Path
 
-from benchmarks import case_overhead, collection, fresh_install, isolation, node_tests, reference_speed, scaling, suite
+from benchmarks import (
+    against,
+    batching,
+    case_overhead,
+    collection,
+    fresh_install,
+    isolation,
+    node_tests,
+    reference_speed,
+    scaling,
+    suite,
+)
 from benchmarks._common import machine
 
 
@@ -32,6 +44,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one repeat per figure")
     parser.add_argument("--skip-suite", action="store_true", help="leave out the full-suite run (about a minute)")
     parser.add_argument("--bytecode", choices=("env", "on", "both"), default="both")
+    parser.add_argument("--against", type=Path, metavar="TREE",
+                        help="also time the whole run against a checkout of the baseline commit (its .venv installed), "
+                        "single-level and with --isa=avx2,native")
     parser.add_argument("--fresh-install", action="store_true",
                         help="also time the README's main command on a fresh clone, install included (minutes)")
     args = parser.parse_args()
@@ -72,6 +87,13 @@ def main() -> None:
         print("8. IREE compile cost: not measured (the iree extra is not installed)")
     if args.fresh_install:
         print("9. " + fresh_install.report(fresh_install.measure()))
+    if not args.skip_suite:
+        print("10. batched execution vs --no-batch (openvino, openvino-ir, tract):")
+        batching.main(["--repeats", "1" if args.quick else "2"])
+    if args.against is not None:
+        for isa in (None, "avx2,native"):
+            print("11. " + against.report(against.measure(args.against, 1 if args.quick else 2, isa), args.against,
+                                          isa))
 
 
 if __name__ == "__main__":

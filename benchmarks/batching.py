@@ -90,14 +90,14 @@ def run(backends: list[str], batched: bool, out: Path, extra: list[str]) -> floa
     return time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", action="append", help="backend(s) to run (default: openvino, openvino-ir, "
                         "tract, onnxruntime)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("-k", help="pytest -k expression (default: the whole corpus)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("ALONE", "BATCHED"))
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.compare:
         report_compare(*args.compare)
         return

@@ -59,3 +59,29 @@ def test_a_panic_in_tract_is_a_crash_record_under_isolation():
         # the next case gets a fresh worker
         assert run_backend(instance("ai.onnx", "MaxPool", 12, {"kernel_shape": [2, 2]}, [1, 1, 4, 4]),
                            isolated).status == "pass"
+
+
+def test_an_op_tract_does_not_implement_is_refused_once_known_with_one_reason():
+    """The first LpPool case pays tract's model load to learn it is unimplemented; the next ones are refused by
+    supports() with the same reason, whichever ran first (records do not depend on the order)."""
+    from conformance.backends.tract.backend import TractBackend, unimplemented_reason
+    from conformance.suite.expand import expand
+    from conformance.suite.loader import load_text
+
+    text = """op: LpPool
+domain: ai.onnx
+versions: [22]
+cases:
+  - id: a
+    dtypes: [float32, bfloat16]
+    attributes: {kernel_shape: [2], p: 2}
+    inputs: {x: {shape: [1, 1, 4], random: {seed: 1}}}
+"""
+    backend = TractBackend()
+    f32, bf16 = expand(load_text(text, "lp.yaml").cases[0])
+    assert backend.supports(f32)
+    first = run_backend(f32, backend)
+    assert (first.status, first.reason) == ("unsupported", unimplemented_reason("LpPool")), first.reason
+    assert not backend.supports(f32) and backend.supports(f32).reason == first.reason
+    assert backend.supports(bf16)  # a bfloat16 case fails on its type first: not refused for its op
+    assert run_backend(bf16, backend).status == "unsupported" and not backend.supports(bf16)
