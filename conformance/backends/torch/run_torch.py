@@ -26,7 +26,9 @@ harness's ``unsupported``); anything else (RuntimeError, ValueError) is torch's 
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,15 +129,12 @@ def _extra(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
     return found
 
 
-def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
-    function = _function(plan["function"])
-    if plan.get("backward"):
-        return _gradient(plan, function, inputs)
-    x = to_torch(inputs[0], plan.get("input_dtype", ""))
-    if plan.get("channels_last"):
-        x = x.movedim(-1, 1)
+@contextlib.contextmanager
+def _gaps_as_not_implemented() -> Iterator[None]:
+    """What torch does not implement (its NotImplementedError, or a RuntimeError naming a gap) becomes
+    NotImplementedError: the harness's ``unsupported``; any other error is torch's verdict and propagates."""
     try:
-        result = function(x, *_extra(plan, inputs), *plan["args"], **plan["kwargs"])
+        yield
     except NotImplementedError as exc:
         raise NotImplementedError(f"torch: {' '.join(str(exc).split())[:300]}") from None
     except RuntimeError as exc:
@@ -143,6 +142,17 @@ def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
         if any(marker in message for marker in UNSUPPORTED_MARKERS):
             raise NotImplementedError(f"torch: {message[:300]}") from None
         raise
+
+
+def execute(plan: dict[str, Any], inputs: list[np.ndarray]) -> list[Any]:
+    function = _function(plan["function"])
+    if plan.get("backward"):
+        return _gradient(plan, function, inputs)
+    x = to_torch(inputs[0], plan.get("input_dtype", ""))
+    if plan.get("channels_last"):
+        x = x.movedim(-1, 1)
+    with _gaps_as_not_implemented():
+        result = function(x, *_extra(plan, inputs), *plan["args"], **plan["kwargs"])
     indices = plan.get("indices")
     values, plane_indices = result if indices else (result, None)
     outputs = [to_numpy(values.movedim(1, -1) if plan.get("channels_last") else values)]
@@ -168,16 +178,9 @@ def _gradient(plan: dict[str, Any], function: Any, inputs: list[np.ndarray]) -> 
     x = x.detach().clone().requires_grad_(True)
     if plan.get("channels_last"):
         dy = dy.movedim(-1, 1)
-    try:
+    with _gaps_as_not_implemented():
         y = function(x, *plan["args"], **plan["kwargs"])
         (dx,) = torch.autograd.grad(y, x, dy)
-    except NotImplementedError as exc:
-        raise NotImplementedError(f"torch: {' '.join(str(exc).split())[:300]}") from None
-    except RuntimeError as exc:
-        message = " ".join(str(exc).split())
-        if any(marker in message for marker in UNSUPPORTED_MARKERS):
-            raise NotImplementedError(f"torch: {message[:300]}") from None
-        raise
     return [to_numpy(dx.movedim(1, -1) if plan.get("channels_last") else dx)]
 
 
