@@ -204,7 +204,7 @@ def serve(req_fd: int, resp_fd: int) -> None:
                 # what run() leaves on the backend travels back with its outputs (the runner reads it there)
                 reply = ("ok", (outputs, {k: str(optional(backend, k) or "") for k in AFTER_RUN}))
             elif op == "run_batch":
-                from conformance.backends.batching import checked
+                from conformance.backends.batch_answer import checked
 
                 # checked here, where the plugin's objects exist; any exception fails the whole batch (its cases
                 # then run alone), so it is answered like any other request's

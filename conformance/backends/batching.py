@@ -20,18 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends import answers
+from conformance.backends.batch_answer import Batched, checked
 from conformance.suite.model import CaseInstance
 
-
-@dataclass
-class Batched:
-    """One instance's answer from a batch: its outputs as ``run`` returns them, the lowering it ran through
-    (``last_lowering``), and its share of the batch's time inside the runtime."""
-
-    outputs: list[np.ndarray]
-    lowering: str = ""
-    seconds: float = 0.0
+__all__ = ["STATS", "Batched", "BatchStats", "can_batch", "checked", "run_batch"]
 
 
 @dataclass
@@ -101,19 +93,3 @@ def _log(backend: Any, size: int, answered: int, seconds: float, failure: str = 
     line = f"{getattr(backend, 'name', '?')}\t{size}\t{answered}\t{seconds:.4f}\t{' '.join(failure.split())}\n"
     with open(path, "a", encoding="utf-8") as file:  # O_APPEND: whole lines from several processes
         file.write(line)
-
-
-def checked(backend: Any, answer: Any, count: int) -> list[Batched | None]:
-    """The batch's answer as the harness accepts it: one entry per instance, each ``None`` or a ``Batched`` whose
-    outputs pass the same check as ``run``'s (answers.outputs). Anything else fails the whole batch."""
-    if not isinstance(answer, list | tuple) or len(answer) != count:
-        raise answers.BadAnswer(f"run_batch returned {type(answer).__name__} for {count} instance(s), not a list "
-                                "with one entry per instance")
-    results: list[Batched | None] = []
-    for entry in answer:
-        if entry is not None and not isinstance(entry, Batched):
-            raise answers.BadAnswer(f"run_batch returned a {type(entry).__name__} entry, not Batched or None")
-        if entry is not None:
-            entry.outputs = answers.outputs(backend, entry.outputs)
-        results.append(entry)
-    return results
