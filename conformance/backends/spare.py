@@ -18,8 +18,7 @@ class Spare:
     """A worker with its ``init`` sent; ``take`` reads the answer (the caller maps failures as for a fresh start)."""
 
     def __init__(self, spec: str, env: dict[str, str] | None, memory_limit: int, start_timeout: float) -> None:
-        self.started = time.monotonic()
-        self.deadline = self.started + start_timeout if start_timeout > 0 else float("inf")
+        self.deadline = time.monotonic() + start_timeout if start_timeout > 0 else float("inf")
         self.worker = WorkerProcess(env, memory_limit)
         try:
             self.worker.send(("init", spec), self.deadline)

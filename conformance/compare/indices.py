@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.compare.values import WORST, Comparison, grid
+from conformance.compare.values import WORST, Comparison, dtype_mismatch, grid, not_comparable
 from conformance.suite.dtypes import dtype_name
 
 #: (tap indices in the op's convention, tap values), both shaped (*output.shape, taps); None when unknown.
@@ -28,14 +28,11 @@ def compare_indices(
     unspecified: np.ndarray | None = None,
     name: str = "indices",
 ) -> Comparison:
-    if not isinstance(actual, np.ndarray):
-        return Comparison(False, f"{name}: backend returned {type(actual).__name__}, not an array")
-    if actual.shape != expected.shape:
-        return Comparison(False, f"{name}: shape mismatch: expected {list(expected.shape)}, got "
-                          f"{list(actual.shape)}", elements=int(expected.size))
-    dtype_text = f"{name}: dtype mismatch: expected {dtype_name(expected.dtype)}, got {dtype_name(actual.dtype)}"
+    unusable = not_comparable(expected, actual, name)
+    if unusable is not None:
+        return unusable
     if actual.dtype.kind not in "iu":
-        return Comparison(False, dtype_text, elements=int(expected.size))
+        return Comparison(False, dtype_mismatch(expected, actual, name), elements=int(expected.size))
     compared = np.ones(expected.shape, bool) if unspecified is None else ~np.asarray(unspecified, bool)
     got, want = actual.astype(np.int64), expected.astype(np.int64)
     differs = (got != want) & compared
@@ -59,7 +56,7 @@ def compare_indices(
                          f"maximum of their window; first at {w['index']}: expected {w['expected']}, got "
                          f"{w['actual']}")
     if dtype_name(actual.dtype) != dtype_name(expected.dtype):
-        result.ok, result.reason = False, dtype_text
+        result.ok, result.reason = False, dtype_mismatch(expected, actual, name)
     return result
 
 

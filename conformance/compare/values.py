@@ -41,22 +41,33 @@ def compare(
     unspecified: np.ndarray | None = None,
     name: str = "output",
 ) -> Comparison:
-    if not isinstance(actual, np.ndarray):
-        return Comparison(False, f"{name}: backend returned {type(actual).__name__}, not an array")
-    if actual.shape != expected.shape:
-        return Comparison(
-            False, f"{name}: shape mismatch: expected {list(expected.shape)}, got {list(actual.shape)}",
-            elements=int(expected.size),
-        )
+    unusable = not_comparable(expected, actual, name)
+    if unusable is not None:
+        return unusable
     result = _values(expected, actual, policy, magnitude, unspecified)
     if dtype_name(actual.dtype) != dtype_name(expected.dtype):
         result.ok = False
-        result.reason = f"{name}: dtype mismatch: expected {dtype_name(expected.dtype)}, got {dtype_name(actual.dtype)}"
+        result.reason = dtype_mismatch(expected, actual, name)
     elif not result.ok:
         result.reason = f"{name}: {result.mismatches} of {result.elements} elements outside tolerance; " + _worst_text(
             result.worst[0]
         )
     return result
+
+
+def not_comparable(expected: np.ndarray, actual: Any, name: str) -> Comparison | None:
+    """The failed comparison of an output that is no array or has another shape than expected; None when its
+    elements can be compared (every error model starts here)."""
+    if not isinstance(actual, np.ndarray):
+        return Comparison(False, f"{name}: backend returned {type(actual).__name__}, not an array")
+    if actual.shape != expected.shape:
+        return Comparison(False, f"{name}: shape mismatch: expected {list(expected.shape)}, got "
+                          f"{list(actual.shape)}", elements=int(expected.size))
+    return None
+
+
+def dtype_mismatch(expected: np.ndarray, actual: np.ndarray, name: str) -> str:
+    return f"{name}: dtype mismatch: expected {dtype_name(expected.dtype)}, got {dtype_name(actual.dtype)}"
 
 
 def _values(

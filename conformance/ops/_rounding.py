@@ -18,7 +18,7 @@ import numpy as np
 import conformance_reference as reference
 from conformance.compare.evidence import ErrorModel, Evidence, OutputRule
 from conformance.compare.tolerance import Policy
-from conformance.compare.values import WORST, Comparison, compare, grid
+from conformance.compare.values import WORST, Comparison, compare, dtype_mismatch, grid, not_comparable
 from conformance.suite.dtypes import dtype_name
 
 TEXT = "integer: floor or ceil of the exact mean (rounding unspecified)"
@@ -39,14 +39,11 @@ class OpenRounding(ErrorModel):
               magnitude: np.ndarray | None, evidence: Evidence) -> Comparison:
         if expected.dtype.kind not in "iu":
             return compare(expected, actual, policy, magnitude, output.unspecified, name=output.name)
-        if not isinstance(actual, np.ndarray):
-            return Comparison(False, f"{output.name}: backend returned {type(actual).__name__}, not an array")
-        if actual.shape != expected.shape:
-            return Comparison(False, f"{output.name}: shape mismatch: expected {list(expected.shape)}, got "
-                              f"{list(actual.shape)}", elements=int(expected.size))
+        unusable = not_comparable(expected, actual, output.name)
+        if unusable is not None:
+            return unusable
         if dtype_name(actual.dtype) != dtype_name(expected.dtype):
-            return Comparison(False, f"{output.name}: dtype mismatch: expected {dtype_name(expected.dtype)}, got "
-                              f"{dtype_name(actual.dtype)}", elements=int(expected.size))
+            return Comparison(False, dtype_mismatch(expected, actual, output.name), elements=int(expected.size))
         return _within_rounding(evidence, actual, output)
 
 
