@@ -58,6 +58,21 @@ def create_backend(spec: str) -> Any:
     return target()
 
 
+def preload(spec: str) -> None:
+    """Import what ``create_backend(spec)`` imports, constructing nothing (a fork server's warm-up)."""
+    from importlib import import_module
+
+    from conformance.backends import registry
+
+    name, _, attr = spec.partition(":")
+    if name == "onnx-backend":
+        import_module("conformance.backends.onnx_backend.backend")
+    elif name in registry.entry_points():
+        registry.entry_points()[name].load()
+    elif attr:
+        import_module(name)
+
+
 def exception_reply(exc: BaseException, backend: Any = None) -> tuple[str, str, str, str, str, str]:
     """("raise", kind, module, type name, message, traceback): enough for the parent to rebuild the same kind.
 

@@ -7,7 +7,9 @@ runner already maps to statuses: worker death -> ``Crashed`` (status ``crash``),
 is killed and ``TimedOut`` raised (status ``timeout``). The next case gets a fresh worker.
 
 The worker is ``sys.executable -c BOOT`` via subprocess, i.e. the *spawn* model (fork immediately followed by
-exec), never a bare fork: GNU OpenMP can hang in a child forked after the parent used it. multiprocessing's spawn
+exec), never a fork of a process that ran a runtime: GNU OpenMP can hang in a child forked after the parent used
+it. (After a column's first lost worker, its workers are forked from its fork server, which never runs one:
+fork_server.py.) multiprocessing's spawn
 method is not used because it re-imports the parent's ``__main__`` (``conformance run``, user scripts without a
 main guard), and we need our own pipes, process group and log file anyway. POSIX only (select on pipes, killpg).
 """
@@ -22,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends import answers, memory
+from conformance.backends import answers, fork_server, memory
 from conformance.backends._worker import RemoteError, create_backend, describe_exit, rebuild
 from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unavailable, optional
+from conformance.backends.fork_server import ForkServer
 from conformance.backends.spare import Spare
 from conformance.backends.worker_process import Died, Late, WorkerProcess
 from conformance.suite.model import CaseInstance
@@ -104,6 +107,9 @@ class IsolatedBackend(Backend):
         #: a worker started ahead once this column lost one (spare.py); ``spares=False`` never starts one
         self._spare: Spare | None = None
         self.spares = os.environ.get("CONFORMANCE_SPARE_WORKERS", "1") != "0"
+        #: forks this column's workers once it lost one (fork_server.py); None before, or when it cannot
+        self._server: ForkServer | None = None
+        self.forks = fork_server.enabled()
         _LIVE.add(self)
 
     # -- attributes -------------------------------------------------------------------------------------------
@@ -168,6 +174,9 @@ class IsolatedBackend(Backend):
             if self._spare is not None:
                 spare, self._spare = self._spare, None
                 spare.close()
+            if self._server is not None:
+                server, self._server = self._server, None
+                server.close()
 
     def __enter__(self) -> IsolatedBackend:
         return self
@@ -202,6 +211,9 @@ class IsolatedBackend(Backend):
             self._worker = None
         if self._start_error is not None:
             raise type(self._start_error)(str(self._start_error))
+        if self._server is not None and self._server.owner != os.getpid():
+            self._server.close()  # inherited through a fork: our copy of its socket only
+            self._server = None
         spare, self._spare = self._spare, None
         if spare is not None and spare.worker.owner != os.getpid():
             spare.worker.kill()  # inherited through a fork: not ours to use
@@ -209,14 +221,14 @@ class IsolatedBackend(Backend):
         worker, info = self._take_spare(spare) if spare is not None else (None, None)
         if worker is None:
             try:
-                worker = WorkerProcess(self.env, self.memory_limit)
+                worker = WorkerProcess(self.env, self.memory_limit, self._server)
                 info = self._exchange(worker, ("init", self.spec), self.start_timeout, starting=True)
             except (Crashed, TimedOut, Unavailable) as exc:
                 self._start_error = exc
                 raise
         self._worker, self._info = worker, info
         if spare is not None:
-            self._start_spare()  # this column loses workers: keep the next one warm
+            self._keep_warm()  # this column loses workers: keep the next one warm
         return worker
 
     def _take_spare(self, spare: Spare) -> tuple[WorkerProcess | None, Any]:
@@ -228,11 +240,19 @@ class IsolatedBackend(Backend):
             spare.worker.kill()
             return None, None
 
-    def _start_spare(self) -> None:
-        if not self.spares or self._spare is not None or self._start_error is not None:
+    def _keep_warm(self) -> None:
+        """After a lost worker: the column's fork server, and a spare worker forked from it."""
+        if self._start_error is not None:
+            return
+        if self.forks and self._server is None:
+            try:
+                self._server = ForkServer(self.spec, self.env, self.start_timeout)
+            except Exception:  # noqa: BLE001 - no server: workers are spawned, as before
+                self.forks = False
+        if not self.spares or self._spare is not None:
             return
         try:
-            self._spare = Spare(self.spec, self.env, self.memory_limit, self.start_timeout)
+            self._spare = Spare(self.spec, self.env, self.memory_limit, self.start_timeout, self._server)
         except Exception:  # noqa: BLE001 - no spare: the next start is a fresh one, as without spares
             self._spare = None
 
@@ -244,7 +264,7 @@ class IsolatedBackend(Backend):
             except (Crashed, TimedOut):
                 if worker.closed:  # killed or dead (not a Crashed the backend itself raised): start afresh
                     self._worker = None
-                    self._start_spare()
+                    self._keep_warm()
                 raise
 
     def _exchange(self, worker: WorkerProcess, message: tuple[Any, ...] | None, timeout: float,

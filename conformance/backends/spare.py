@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import time
 
+from conformance.backends.fork_server import ForkServer
 from conformance.backends.worker_process import WorkerProcess
 
 
 class Spare:
     """A worker with its ``init`` sent; ``take`` reads the answer (the caller maps failures as for a fresh start)."""
 
-    def __init__(self, spec: str, env: dict[str, str] | None, memory_limit: int, start_timeout: float) -> None:
+    def __init__(self, spec: str, env: dict[str, str] | None, memory_limit: int, start_timeout: float,
+                 server: ForkServer | None = None) -> None:
         self.deadline = time.monotonic() + start_timeout if start_timeout > 0 else float("inf")
-        self.worker = WorkerProcess(env, memory_limit)
+        self.worker = WorkerProcess(env, memory_limit, server)
         try:
             self.worker.send(("init", spec), self.deadline)
         except BaseException:

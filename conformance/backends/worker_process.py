@@ -17,6 +17,7 @@ from typing import Any
 
 from conformance.backends import memory
 from conformance.backends._worker import BOOT, HEADER, describe_exit
+from conformance.backends.fork_server import ForkedProcess, ForkServer, Unavailable
 
 _POLL = 0.1  # s between liveness checks while waiting: a worker's grandchild may hold the pipe open after it died
 _TAIL_BYTES, _TAIL_LINES = 4096, 15
@@ -33,7 +34,8 @@ class Late(Exception):
 class WorkerProcess:
     """One worker process: request/response pipes, its process group, and a log file for its fds 1 and 2."""
 
-    def __init__(self, env: dict[str, str] | None = None, memory_limit: int = 0) -> None:
+    def __init__(self, env: dict[str, str] | None = None, memory_limit: int = 0,
+                 server: ForkServer | None = None) -> None:
         self.memory_limit = memory_limit  # resident bytes (0: none), watched by the parent (memory.py)
         # fds 1/2 go to an unlinked append-mode file, not a pipe: a pipe nobody drains would block a chatty
         # library (a false timeout) and its output would corrupt `conformance run`'s own stdout
@@ -44,7 +46,8 @@ class WorkerProcess:
         req_r, self.req = os.pipe()
         self.resp, resp_w = os.pipe()
         try:
-            self.proc = subprocess.Popen(
+            forked = self._forked(server, req_r, resp_w)
+            self.proc: subprocess.Popen[bytes] | ForkedProcess = forked if forked is not None else subprocess.Popen(
                 [sys.executable, "-c", BOOT, json.dumps([str(p) for p in sys.path]), str(req_r), str(resp_w)],
                 pass_fds=(req_r, resp_w), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
                 env={**os.environ, **env} if env else None,  # e.g. an ISA cap, read when the runtime loads
@@ -57,6 +60,15 @@ class WorkerProcess:
             os.close(req_r)
             os.close(resp_w)
         os.set_blocking(self.req, False)
+
+    def _forked(self, server: ForkServer | None, req_r: int, resp_w: int) -> ForkedProcess | None:
+        """A worker forked from the column's server (same env, fds, session); None: spawn one instead."""
+        if server is None:
+            return None
+        try:
+            return server.spawn(req_r, resp_w, self.log.fileno())
+        except Unavailable:
+            return None
 
     def call(self, message: Any, timeout: float) -> Any:
         deadline = time.monotonic() + timeout if timeout > 0 else float("inf")
