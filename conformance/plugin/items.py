@@ -172,12 +172,7 @@ class CaseItem(pytest.Item):
         record = runner.result(self.instance, self.backend, state.expectations, repro_command(self),
                                batched=answer_for(self))
         record.nodeid = self.nodeid
-        self.record = record
-        for key in ("status", "backend_version", "isa", "max_abs_err", "max_rel_err", "max_ulp", "mismatches",
-                    "elements", "tolerance", "duration_s"):
-            value = getattr(record, key)
-            if value is not None and value != "":
-                self.user_properties.append((key, value))
+        self.record = record  # on the call report as the record's line (results.py), nothing else copied there
         if record.status in FAILING:
             raise CaseFailed(record)
         if record.status == "unsupported":

@@ -82,10 +82,12 @@ class Progress:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.failed and report.when in ("setup", "call"):
             self.failing += 1
-        if report.when == "teardown":
-            self.done += 1
-            self.running.pop(report.nodeid, None)
-            self.draw()
+
+    def pytest_runtest_logfinish(self, nodeid: str, location) -> None:
+        # an item's end (a case item logs no passing teardown report: protocol.py)
+        self.done += 1
+        self.running.pop(nodeid, None)
+        self.draw()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_terminal_summary(self) -> None:

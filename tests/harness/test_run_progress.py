@@ -51,7 +51,7 @@ def test_terminal_bar():
     now[0] += 1
     progress.pytest_runtest_logstart(ITEM, None)
     progress.pytest_runtest_logreport(Report(ITEM, "call", failed=True))
-    progress.pytest_runtest_logreport(Report(ITEM, "teardown"))
+    progress.pytest_runtest_logfinish(ITEM, None)
     now[0] += 62
     progress.pytest_runtest_logstart(ITEM.replace("ceil", "slow"), None)
     now[0] += 7
@@ -68,10 +68,10 @@ def test_log_lines_every_interval():
     progress.pytest_runtest_logstart(ITEM, None)  # the first line comes at once
     for _ in range(3):
         now[0] += INTERVAL_S / 4
-        progress.pytest_runtest_logreport(Report(ITEM, "teardown"))
+        progress.pytest_runtest_logfinish(ITEM, None)
     assert reporter._tw.out.getvalue().count("\n") == 1
     now[0] += INTERVAL_S
-    progress.pytest_runtest_logreport(Report(ITEM, "teardown"))
+    progress.pytest_runtest_logfinish(ITEM, None)
     lines = reporter._tw.out.getvalue().splitlines()
     assert lines[-1] == "progress: 4/4 100% 00:52"
 
