@@ -10,7 +10,7 @@ import gzip
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -199,27 +199,30 @@ def check_types(data: Any) -> None:
     check_shape(data)
 
 
-def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, Any] | None = None) -> None:
+def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, Any] | None = None,
+                  text: Callable[[ResultRecord], str] = ResultRecord.to_json) -> None:
+    """``text``: a record's line (the controller passes the lines it received, so nothing is serialized twice)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as out:
         if meta:
             out.write(json.dumps({META: meta}) + "\n")
         for record in records:
-            out.write(record.to_json() + "\n")
+            out.write(text(record) + "\n")
 
 
 def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
-                 torn: list[str] | None = None) -> Iterator[ResultRecord]:
+                 torn: list[str] | None = None, known: Container[str] = ()) -> Iterator[ResultRecord]:
     """Read a JSON-lines file; a malformed line raises ValueError naming file and line.
 
     ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise. With a ``torn`` list
     (part files), a last line cut short by a kill (no newline, not JSON) is skipped and named (``FILE:LINE``) in it.
+    A line in ``known`` (its exact text, without the newline) is skipped: the caller has that record already.
     """
     try:
         opener = gzip.open if str(path).endswith(".gz") else open  # results kept compressed (other machines' runs)
         with opener(Path(path), "rt", encoding="utf-8") as src:
             for number, line in enumerate(src, 1):
-                if not line.strip():
+                if not line.strip() or (known and line.rstrip("\n") in known):
                     continue
                 try:
                     data = json.loads(line)

@@ -86,6 +86,7 @@ def _collect(state, report: pytest.TestReport) -> None:  # noqa: ANN001
     payload = getattr(report, "conformance_record", None)
     if payload is not None:
         record = ResultRecord.from_dict(json.loads(payload))
+        state.record_lines[id(record)] = payload
     elif report.failed and report.when not in ("setup", "teardown"):
         # a worker that died mid-item (xdist reports it with when="???"): the controller writes its crash record
         record = durable.crash_record(report.nodeid, str(report.longrepr or "").strip()[-2000:], report.when)
@@ -141,11 +142,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     from conformance.report.merge import merge_records
 
-    # the parts hold every record any process finished, including any the controller never heard of
-    sources = [(str(p), list(_readable(p))) for p in parts] + [("controller", state.records)]
+    # the parts hold every record any process finished, including any the controller never heard of (only those
+    # are parsed: a part's line that the controller received verbatim is the same record)
+    known = set(state.record_lines.values())
+    sources = [(str(p), list(_readable(p, known))) for p in parts] + [("controller", state.records)]
     records = merge_records(sources).records
     meta = run_meta(session)
-    write_records(target, records, meta=meta)
+    lines = state.record_lines
+    write_records(target, records, meta=meta, text=lambda record: lines.get(id(record)) or record.to_json())
     durable.remove_parts(target)
     junit = config.stash.get(_junit_key, None)
     if junit:
@@ -165,11 +169,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def _readable(path: Path):
+def _readable(path: Path, known: set[str]):
     from conformance.records import read_records
 
     try:
-        yield from read_records(path)
+        yield from read_records(path, known=known)
     except ValueError:  # a line cut short by a kill: the records before it still count
         return
 

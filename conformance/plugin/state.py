@@ -28,6 +28,9 @@ class State:
     explicit_files: set[Path] = field(default_factory=set)
     backends: list[Backend] = field(default_factory=list)
     records: list[ResultRecord] = field(default_factory=list)
+    #: the line each of ``records`` arrived as (by id()): written back as received, and a part file's copy of it
+    #: is recognised by its text instead of parsed again
+    record_lines: dict[int, str] = field(default_factory=dict)
     expectations: Any = None  # conformance.expectations.Expectations
     results_path: str | None = None
     junit_path: str | None = None  # --junitxml, written from the records at session finish

@@ -156,3 +156,22 @@ def test_sigterm_to_conformance_run_still_writes_results_and_report(scratch):
     assert lines(folder / "out" / "results.jsonl")[0]["meta"]["interrupted"]
     assert (folder / "out" / "index.html").is_file()
     assert "INCOMPLETE RUN" in output
+
+
+def test_a_record_only_a_part_file_holds_is_merged_and_the_others_are_written_as_received(scratch, pytester):
+    """The controller writes each record it received as it received it and reads from the part files only the
+    lines it never received (a report lost on the way): both kinds end up in the results, once each."""
+    scratch("ok")
+    pytester.makeconftest("""
+import pytest
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_logreport(report):
+    if "::ai.onnx/AveragePool-22/b::" in report.nodeid and hasattr(report, "conformance_record"):
+        del report.conformance_record  # lost before it reaches the controller
+""")
+    out = pytester.path / "r.jsonl"
+    result = run(pytester, f"--results={out}", "-n", "2")
+    result.assert_outcomes(passed=4)
+    assert statuses(out) == {f"{c}[float32]": "pass" for c in ("a", "b", "ok", "c")}
+    assert len([r for r in lines(out) if "id" in r]) == 4
+    assert not list(pytester.path.glob("r.jsonl.part*"))
