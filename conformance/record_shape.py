@@ -23,17 +23,17 @@ def _is_number(value: Any) -> bool:
 
 
 def depth(value: Any) -> int:
-    """Nesting depth of a JSON value (a scalar is 0), computed without recursion."""
-    deepest, stack = 0, [(value, 0)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict | list):
-            children = item.values() if isinstance(item, dict) else item
-            deepest = max(deepest, level + 1)
-            if level + 1 > MAX_DEPTH:
-                return deepest
-            stack.extend((child, level + 1) for child in children)
-    return deepest
+    """Nesting depth of a JSON value (a scalar is 0), computed without recursion, one level at a time (at most
+    MAX_DEPTH + 1: deeper is refused anyway)."""
+    level, current = 0, [value]
+    while True:
+        containers = [item for item in current if isinstance(item, dict | list)]
+        if not containers:
+            return level
+        level += 1
+        if level > MAX_DEPTH:
+            return level
+        current = [child for item in containers for child in (item.values() if isinstance(item, dict) else item)]
 
 
 def _ints(name: str, value: Any, optional: bool = True) -> None:

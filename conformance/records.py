@@ -88,9 +88,12 @@ class ResultRecord:
 
     def to_json(self) -> str:
         # not dataclasses.asdict: it deep-copies every nested list and dict first (a third of the plugin's
-        # per-item cost); finite() builds the new containers anyway
-        return json.dumps(finite({name: getattr(self, name) for name in _FIELD_NAMES}), sort_keys=False,
-                          separators=(",", ":"))
+        # per-item cost)
+        data = {name: getattr(self, name) for name in _FIELD_NAMES}
+        try:  # most records hold no NaN/inf: then there is nothing for finite() to replace
+            return json.dumps(data, allow_nan=False, separators=(",", ":"))
+        except ValueError:
+            return json.dumps(_finite(data), separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ResultRecord:
@@ -156,13 +159,23 @@ _FIELD_NAMES = tuple(f.name for f in fields(ResultRecord))
 
 
 def finite(value: Any) -> Any:
-    """JSON has no NaN/inf (and JSON.parse rejects them): carry them as strings so every line stays strict JSON."""
+    """JSON has no NaN/inf (and JSON.parse rejects them): carry them as strings so every line stays strict JSON.
+
+    ``value`` itself when it holds none (found at C speed by the encoder; the common case), else a copy."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError):  # a NaN or inf somewhere (or a value the encoder does not know: walk it)
+        return _finite(value)
+    return value
+
+
+def _finite(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [finite(v) for v in value]
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
     return value
 
 

@@ -70,3 +70,44 @@ def test_repro_results_names_file_and_line(tmp_path: Path, capsys, line: str):
     path = _file(tmp_path, line)
     assert repro([ID, "--results", str(path), "-o", str(tmp_path / "out")]) == 2
     assert f"{path}:2: not a result record" in capsys.readouterr().err
+
+
+def _recursive_depth(value) -> int:
+    if isinstance(value, dict | list):
+        children = value.values() if isinstance(value, dict) else value
+        return 1 + max((_recursive_depth(c) for c in children), default=0)
+    return 0
+
+
+def test_depth_is_the_nesting_depth_capped_just_past_the_limit():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from conformance.record_shape import MAX_DEPTH, depth
+
+    json_values = st.recursive(st.none() | st.integers() | st.floats() | st.text(max_size=3),
+                               lambda inner: st.lists(inner, max_size=4)
+                               | st.dictionaries(st.text(max_size=3), inner, max_size=4), max_leaves=40)
+
+    @settings(max_examples=300, deadline=None)
+    @given(json_values)
+    def check(value):
+        assert depth(value) == min(_recursive_depth(value), MAX_DEPTH + 1)
+
+    check()
+    assert depth(NESTED) == MAX_DEPTH + 1 and depth(5) == 0 and depth([[], {}]) == 2
+
+
+def test_non_finite_numbers_are_written_as_strings_at_any_depth():
+    from conformance.records import finite
+
+    record = ResultRecord(id=ID, op="AveragePool", domain="ai.onnx", version=22, dtype="float32", backend="x",
+                          status="fail", max_ulp=float("inf"), error_grid=[[1.0, float("nan")]],
+                          outputs=[{"name": "Y", "max_abs_err": float("-inf"), "shape": (1, float("nan"))}])
+    data = json.loads(record.to_json())  # strict JSON: Python's parser would also take NaN, so check the text
+    assert "NaN" not in record.to_json() and "Infinity" not in record.to_json()
+    assert data["max_ulp"] == "inf" and data["error_grid"] == [[1.0, "nan"]]
+    assert data["outputs"][0]["max_abs_err"] == "-inf" and data["outputs"][0]["shape"] == [1, "nan"]
+    plain = {"a": [1.0, 2], "b": {"c": "x"}}
+    assert finite(plain) is plain  # nothing to replace: no copy
+    assert finite({"a": [float("nan")]}) == {"a": ["nan"]}
