@@ -132,6 +132,9 @@ class Backend:
     #: loads, for a runtime where the cap was checked to behave as a real CPU of that level does (docs/isa.md):
     #: ``--isa`` runs such a backend once per level. None: no faithful cap, the machine's own level only.
     isa_cap_env: str | None = None
+    #: Cases per batch for a backend with ``run_batch`` (measured per runtime: a merged model's cost need not grow
+    #: linearly with its cases); None: the harness's default. ``--batch-size`` overrides it.
+    batch_size: int | None = None
 
     def isa_level(self) -> str:
         """The ISA level the runtime's kernels run at (conformance/machine.py LEVELS): the machine's own by default;
@@ -168,7 +171,7 @@ class Backend:
 
 #: The members a backend may lack (``name`` too: a broken plugin still needs a label in crash records).
 OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "last_lowering", "last_xml", "capabilities",
-            "export", "rejection_types", "isa_dependent", "isa_cap_env", "isa_level")
+            "export", "rejection_types", "isa_dependent", "isa_cap_env", "isa_level", "batch_size")
 
 
 def optional(backend: object, member: str) -> Any:

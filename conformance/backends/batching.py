@@ -39,6 +39,19 @@ class BatchStats:
 STATS = BatchStats()
 
 
+def preferred_size(backend: Any) -> int | None:
+    """The cases per batch ``backend`` declares (``Backend.batch_size``); None: none declared, or not usable."""
+    from conformance.backends.isolation import IsolatedBackend
+
+    if isinstance(backend, IsolatedBackend):
+        try:
+            return backend._started().get("batch_size")  # checked in the worker (_worker._info)
+        except Exception:
+            return None
+    size = getattr(backend, "batch_size", None)
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
+
+
 def can_batch(backend: Any) -> bool:
     """Does ``backend`` run batches? An isolated backend answers for the backend in its worker (a worker that
     cannot start cannot batch: its cases get their own start-failure records)."""

@@ -35,8 +35,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "operator conformance suite")
     group.addoption("--no-batch", action="store_true", default=False,
                     help="run every case alone, never in a batch of its backend (docs/backends.md, batched execution)")
-    group.addoption("--batch-size", type=int, default=DEFAULT_SIZE, metavar="N",
-                    help=f"cases per batch on a backend that runs batches (default {DEFAULT_SIZE}; 1: none)")
+    group.addoption("--batch-size", type=int, default=None, metavar="N",
+                    help=f"cases per batch on a backend that runs batches (default: the backend's own, else "
+                         f"{DEFAULT_SIZE}; 1: none)")
 
 
 def answer_for(item: Any) -> Batched | None:
@@ -46,7 +47,8 @@ def answer_for(item: Any) -> Batched | None:
         return None
     batcher = config.stash.get(batcher_key, None)
     if batcher is None:
-        batcher = config.stash[batcher_key] = Batcher(config, max(1, config.getoption("batch_size", DEFAULT_SIZE)))
+        size = config.getoption("batch_size", None)
+        batcher = config.stash[batcher_key] = Batcher(config, None if size is None else max(1, size))
     try:
         return batcher.answer(item)
     except Exception:
@@ -54,9 +56,9 @@ def answer_for(item: Any) -> Batched | None:
 
 
 class Batcher:
-    def __init__(self, config: pytest.Config, size: int) -> None:
+    def __init__(self, config: pytest.Config, size: int | None) -> None:
         self.config = config
-        self.size = size
+        self.size = size  # --batch-size; None: each backend's own (Backend.batch_size), else DEFAULT_SIZE
         self.answers: dict[str, Batched] = {}  # node id -> its answer, taken when the item runs
         self.tried: set[str] = set()  # node ids already offered to a batch: never offered twice
         self._batches: dict[int, bool] = {}  # id(backend) -> runs batches
@@ -71,8 +73,9 @@ class Batcher:
             return None
         members = [item]
         elements = _elements(item)
+        size = self._size(item.backend)
         for other in self._pending(item):
-            if len(members) >= self.size:
+            if len(members) >= size:
                 break
             if other.backend is not item.backend or other.nodeid in self.tried or not self._eligible(other):
                 continue
@@ -104,6 +107,11 @@ class Batcher:
         for member, answer in zip(kept, batching.run_batch(backend, instances, inputs)):
             if answer is not None:
                 self.answers[member.nodeid] = answer
+
+    def _size(self, backend: Any) -> int:
+        from conformance.backends import batching
+
+        return self.size or batching.preferred_size(backend) or DEFAULT_SIZE
 
     def _runs_batches(self, backend: Any) -> bool:
         from conformance.backends import batching

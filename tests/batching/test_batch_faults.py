@@ -53,6 +53,9 @@ FAKES = textwrap.dedent("""\
             log(f"batch {len(instances)}")
             return [Batched(self.run(c, i)) for c, i in zip(instances, inputs_list)]
 
+    class SmallBatches(Good):
+        batch_size = 4  # its own preferred size
+
     class CrashInBatch(Good):
         def run_batch(self, instances, inputs_list):
             log("batch crash")
@@ -134,3 +137,15 @@ def test_batches_under_xdist_give_the_same_records(pytester):
     batched, log = run(pytester, "Good", "-n", "2", "--dist", "loadfile")
     assert batched == alone
     assert any(line.startswith("batch") for line in log)
+
+
+def test_a_backend_declares_its_batch_size_and_the_option_overrides_it(pytester):
+    alone, _ = run(pytester, "SmallBatches", "--no-batch")
+    batched, log = run(pytester, "SmallBatches")
+    assert batched == alone
+    assert [line for line in log if line.startswith("batch")] == ["batch 4", "batch 2"]
+    batched, log = run(pytester, "SmallBatches", "--batch-size=3")
+    assert batched == alone
+    assert [line for line in log if line.startswith("batch")] == ["batch 3", "batch 3"]
+    _, log = run(pytester, "Good", "--batch-size=5")  # none declared: the option still applies
+    assert [line for line in log if line.startswith("batch")] == ["batch 5"]
