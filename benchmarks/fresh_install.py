@@ -1,4 +1,4 @@
-"""The README's main command on a fresh checkout, install included, each step timed (target <= 180 s).
+"""The README's main command on a fresh checkout, install included, each step timed (target <= 120 s).
 
     python -m benchmarks.fresh_install [--keep]
 
@@ -57,7 +57,7 @@ def measure(keep: bool = False) -> dict:
 
 
 def report(f: dict) -> str:
-    lines = [f"README main command on a fresh clone: {f['total_s']:.0f} s in all (target <= 180 s; pip cache: "
+    lines = [f"README main command on a fresh clone: {f['total_s']:.0f} s in all (target <= 120 s; pip cache: "
              f"{f['pip_cache']})"]
     for s in f["steps"]:
         lines.append(f"  {s['wall_s']:7.1f} s  exit {s['exit']}  {s['step'][:70]}")
