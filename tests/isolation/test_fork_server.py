@@ -25,6 +25,15 @@ def parent_of(pid: int) -> int:
         return int(stat.read().rsplit(")", 1)[1].split()[1])
 
 
+def after_a_loss(backend: isolation.IsolatedBackend) -> isolation.IsolatedBackend:
+    """The column lost its worker once and ran a case since: its current worker is the first one after the loss
+    (no spare: it is started when the case needs it)."""
+    backend.spares = False
+    assert runner.run_backend(ABORT, backend).status == "crash"
+    assert runner.run_backend(make_instance("a"), backend).status == "pass"
+    return backend
+
+
 def test_no_server_until_a_worker_is_lost(isolated):
     backend = isolated(fakes.CorrectBackend, timeout=5)
     assert runner.run_backend(make_instance("a"), backend).status == "pass"
@@ -66,10 +75,7 @@ def test_a_forked_workers_crash_record_reads_as_a_spawned_ones(isolated, case):
 
 
 def test_a_hang_in_a_forked_worker_is_a_timeout_and_the_next_case_runs(isolated):
-    backend = isolated(fakes.CorrectBackend, timeout=1)
-    backend.spares = False
-    assert runner.run_backend(ABORT, backend).status == "crash"
-    assert runner.run_backend(make_instance("a"), backend).status == "pass"
+    backend = after_a_loss(isolated(fakes.CorrectBackend, timeout=1))
     hung = backend.pid
     record = runner.run_backend(HANG, backend)
     assert record.status == "timeout", record.reason
@@ -80,9 +86,7 @@ def test_a_hang_in_a_forked_worker_is_a_timeout_and_the_next_case_runs(isolated)
 def test_the_columns_environment_reaches_forked_workers():
     backend = isolation.IsolatedBackend(spec_of(fakes.CappedBackend), 5, env={"FAKE_MAX_CPU_ISA": "AVX2"})
     try:
-        backend.spares = False
-        assert runner.run_backend(ABORT, backend).status == "crash"
-        assert runner.run_backend(make_instance("a"), backend).status == "pass"
+        after_a_loss(backend)
         assert parent_of(backend.pid) == backend._server.proc.pid
         assert backend.isa_level() == "avx2"
     finally:
@@ -93,18 +97,12 @@ def test_a_server_whose_imports_start_a_thread_does_not_fork(isolated):
     """Forking a process with a thread of the runtime's running is unsafe: workers are spawned instead."""
     import threaded_fakes
 
-    backend = isolated(threaded_fakes.ThreadAtImportBackend, timeout=5)
-    backend.spares = False
-    assert runner.run_backend(ABORT, backend).status == "crash"
-    assert runner.run_backend(make_instance("a"), backend).status == "pass"
+    backend = after_a_loss(isolated(threaded_fakes.ThreadAtImportBackend, timeout=5))
     assert parent_of(backend.pid) == os.getpid()
 
 
 def test_a_dead_server_means_spawned_workers_again(isolated):
-    backend = isolated(fakes.CorrectBackend, timeout=5)
-    backend.spares = False
-    assert runner.run_backend(ABORT, backend).status == "crash"
-    assert runner.run_backend(make_instance("a"), backend).status == "pass"
+    backend = after_a_loss(isolated(fakes.CorrectBackend, timeout=5))
     forked = backend.pid
     os.kill(backend._server.proc.pid, signal.SIGKILL)
     backend._server.proc.wait()
