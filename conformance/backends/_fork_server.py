@@ -25,6 +25,7 @@ import select
 import signal
 import socket
 import sys
+import time
 
 # ``main`` returns only in a forked child, with the worker's arguments: the child then runs the worker from the
 # top level as a spawned one does, so a crash's stack (in its record's log tail) has the same frames
@@ -34,6 +35,7 @@ BOOT = (
     "from conformance.backends._worker import main; main(argv)"
 )
 MAX_MESSAGE = 4096
+SETTLE_S = 2.0  # how long the imports' own threads may take to end before the server declines to fork
 
 
 def _threads() -> int:
@@ -54,6 +56,10 @@ def _preload(spec: str) -> bool:
         _worker.preload(spec)
     except Exception:  # noqa: BLE001 - the child's own construction reports it, as a spawned worker's would
         pass
+    # an import may run a short-lived thread (openvino's package does, for ~50 ms): wait for it to end
+    deadline = time.monotonic() + SETTLE_S
+    while _threads() > baseline and time.monotonic() < deadline:
+        time.sleep(0.01)
     return _threads() <= baseline
 
 

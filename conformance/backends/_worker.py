@@ -65,12 +65,18 @@ def preload(spec: str) -> None:
     from conformance.backends import registry
 
     name, _, attr = spec.partition(":")
+    cls: Any = None
     if name == "onnx-backend":
         import_module("conformance.backends.onnx_backend.backend")
     elif name in registry.entry_points():
-        registry.entry_points()[name].load()
+        cls = registry.entry_points()[name].load()
     elif attr:
-        import_module(name)
+        cls = import_module(name)
+        for part in attr.split("."):
+            cls = getattr(cls, part, None)
+    modules = getattr(cls, "preload_modules", ())
+    for module in modules if isinstance(modules, tuple) else ():
+        import_module(str(module))  # named by the backend's own class, never by a data file
 
 
 def exception_reply(exc: BaseException, backend: Any = None) -> tuple[str, str, str, str, str, str]:

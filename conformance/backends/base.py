@@ -135,6 +135,10 @@ class Backend:
     #: Cases per batch for a backend with ``run_batch`` (measured per runtime: a merged model's cost need not grow
     #: linearly with its cases); None: the harness's default. ``--batch-size`` overrides it.
     batch_size: int | None = None
+    #: Python modules the constructor imports (the runtime's package): a column's fork server imports them ahead,
+    #: so a forked worker does not (docs/isolation.md). Nothing is constructed there; a module whose import leaves
+    #: a thread running makes the server spawn workers instead.
+    preload_modules: tuple[str, ...] = ()
 
     def isa_level(self) -> str:
         """The ISA level the runtime's kernels run at (conformance/machine.py LEVELS): the machine's own by default;

@@ -120,3 +120,25 @@ def test_the_server_can_be_turned_off(isolated, monkeypatch):
     assert backend._server is None
     assert runner.run_backend(make_instance("a"), backend).status == "pass"
     assert parent_of(backend.pid) == os.getpid()
+
+
+def test_the_server_imports_the_backends_runtime_modules_once_for_every_forked_worker(isolated, tmp_path,
+                                                                                        monkeypatch):
+    import preload_fakes
+
+    log = tmp_path / "imports.txt"
+    monkeypatch.setenv("FAKE_PRELOAD_LOG", str(log))
+    backend = after_a_loss(isolated(preload_fakes.PreloadingBackend, timeout=5))
+    for _ in range(2):
+        assert runner.run_backend(SEGV, backend).status == "crash"
+        assert runner.run_backend(make_instance("b"), backend).status == "pass"
+    importers = [int(pid) for pid in log.read_text().split()]
+    # the first (spawned) worker imported it, then the server; none of the three forked workers did
+    assert importers == [importers[0], backend._server.proc.pid]
+
+
+def test_a_thread_an_import_runs_for_a_moment_does_not_stop_the_forks(isolated):
+    import preload_fakes
+
+    backend = after_a_loss(isolated(preload_fakes.TransientThreadBackend, timeout=5))
+    assert parent_of(backend.pid) == backend._server.proc.pid

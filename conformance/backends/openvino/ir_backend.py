@@ -29,6 +29,7 @@ class OpenVinoIrBackend(Backend):
     isolate = True
     #: OpenVINO's validation (shape inference, op creation, compilation) raises RuntimeError
     rejection_types = (RuntimeError,)
+    preload_modules = ("openvino",)
 
     def __init__(self, device: str | None = None):
         import openvino

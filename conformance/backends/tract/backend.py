@@ -40,6 +40,8 @@ class TractBackend(OnnxBatchMixin, OnnxModelBackend):  # batches: one load and o
     #: runnables kept (a small model prepares in ~1 ms; this saves the load, not much more)
     prepared_cache_size = 16
 
+    preload_modules = ("tract",)
+
     def __init__(self) -> None:
         import tract  # noqa: F401  (fail at construction when missing: the backend is not installed)
 
