@@ -198,12 +198,8 @@ def _info(backend: Any) -> dict[str, Any]:
         "isa": answers.safe_isa(backend),
         "pid": os.getpid(),
         "batch": callable(getattr(backend, "run_batch", None)),  # batching.can_batch asks the parent's proxy
-        "batch_size": _positive_int(optional(backend, "batch_size")),
+        "batch_size": answers.batch_size(backend),
     }
-
-
-def _positive_int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def serve(req_fd: int, resp_fd: int) -> None:

@@ -100,3 +100,9 @@ def safe_isa(backend: Any) -> str:
     except Exception:
         return ""
     return level if isinstance(level, str) else ""
+
+
+def batch_size(backend: Any) -> int | None:
+    """The backend's declared ``batch_size`` when it is a positive int (anything else: none declared)."""
+    size = getattr(backend, "batch_size", None)
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None

@@ -48,8 +48,9 @@ def preferred_size(backend: Any) -> int | None:
             return backend._started().get("batch_size")  # checked in the worker (_worker._info)
         except Exception:
             return None
-    size = getattr(backend, "batch_size", None)
-    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
+    from conformance.backends import answers
+
+    return answers.batch_size(backend)
 
 
 def can_batch(backend: Any) -> bool:
