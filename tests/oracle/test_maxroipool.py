@@ -13,25 +13,21 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nan_equal import elementwise_same, same
 
 import conformance_reference as reference
+from conformance.suite.dtypes import np_dtype
 from conformance_reference import onnx_maxroipool
 
 OP = ("ai.onnx", "MaxRoiPool")
 SETTINGS = settings(derandomize=True, max_examples=120, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64, "bfloat16": ml_dtypes.bfloat16}
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    return bool(((a64 == b64) | (np.isnan(a64) & np.isnan(b64))).all())
 
 
 @st.composite
 def configurations(draw: st.DrawFn):
     version = draw(st.sampled_from(onnx_maxroipool.VERSIONS))
-    dtype = DTYPES[draw(st.sampled_from(onnx_maxroipool.supported_dtypes(version)))]
+    dtype = np_dtype(draw(st.sampled_from(onnx_maxroipool.supported_dtypes(version))))
     n, c, h, w = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 6)), draw(st.integers(1, 6))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     x = (rng.integers(-50, 50, size=(n, c, h, w)) / 4).astype(dtype)
@@ -64,22 +60,17 @@ def test_against_the_loop_oracle(config) -> None:
         (out,), (unspec,) = got[name].outputs, got[name].unspecified
         assert out.dtype == x.dtype and out.shape == y.shape, name
         np.testing.assert_array_equal(np.zeros(y.shape, bool) if unspec is None else unspec, mask, err_msg=name)
-        assert _same(out[~mask], y[~mask]), name
+        assert same(out[~mask], y[~mask]), name
     first = want["exact"][0]
     mask = np.zeros(first.shape, bool)
     for y, m in want.values():
-        mask |= m | ~_elementwise_same(y, first)
+        mask |= m | ~elementwise_same(y, first)
     merged = reference.evaluate(*OP, version, [x, rois], attrs)
     np.testing.assert_array_equal(np.zeros(first.shape, bool) if merged.unspecified[0] is None
                                   else merged.unspecified[0], mask)
-    assert _same(merged.outputs[0][~mask], first[~mask])
+    assert same(merged.outputs[0][~mask], first[~mask])
     assert reference.output_shapes(*OP, version, [x.shape, rois.shape], attrs) == [first.shape]
     assert reference.window_elements(*OP, version, [x.shape, rois.shape], attrs) == 1
-
-
-def _elementwise_same(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    return (a64 == b64) | (np.isnan(a64) & np.isnan(b64))
 
 
 def _run(x, rois, attrs, version: int = 22) -> reference.Result:

@@ -13,20 +13,16 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nan_equal import same
 from onnx import helper
 
 import conformance_reference as reference
+from conformance.suite.dtypes import np_dtype
 from conformance_reference import onnx_maxunpool
 
 OP = ("ai.onnx", "MaxUnpool")
 SETTINGS = settings(derandomize=True, max_examples=150, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64, "bfloat16": ml_dtypes.bfloat16}
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    return bool(((a64 == b64) | (np.isnan(a64) & np.isnan(b64))).all())
 
 
 @st.composite
@@ -53,7 +49,7 @@ def configurations(draw: st.DrawFn) -> tuple[int, np.ndarray, np.ndarray, dict, 
         output_shape = np.array(out, dtype=np.int64)
     dtype = draw(st.sampled_from(onnx_maxunpool.supported_dtypes(version)))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    x = rng.integers(-4, 5, size=x_shape).astype(DTYPES[dtype])  # small integers: duplicates often agree
+    x = rng.integers(-4, 5, size=x_shape).astype(np_dtype(dtype))  # small integers: duplicates often agree
     limit = max(1, math.prod(default) if draw(st.booleans()) else math.prod(out))  # default < 1: must be refused
     if draw(st.booleans()):  # distinct positions, as MaxPool without overlapping windows gives
         flat = rng.choice(limit, size=math.prod(x_shape), replace=limit < math.prod(x_shape))
@@ -79,7 +75,7 @@ def test_against_the_loop_oracle(config) -> None:
         (out,), (unspec,) = got[name].outputs, got[name].unspecified
         assert out.dtype == x.dtype and out.shape == y.shape
         np.testing.assert_array_equal(np.zeros(y.shape, bool) if unspec is None else unspec, mask)
-        assert _same(out[~mask], y[~mask])
+        assert same(out[~mask], y[~mask])
     # evaluate: the first reading, unspecified wherever a reading is or two readings differ
     merged = reference.evaluate(*OP, version, inputs, attrs)
     first = next(iter(want.values()))[0]
@@ -89,7 +85,7 @@ def test_against_the_loop_oracle(config) -> None:
                       & np.isnan(y.astype(np.float64)))
     got_mask = merged.unspecified[0]
     np.testing.assert_array_equal(np.zeros(first.shape, bool) if got_mask is None else got_mask, mask)
-    assert _same(merged.outputs[0][~mask], first[~mask])
+    assert same(merged.outputs[0][~mask], first[~mask])
     values = {2: output_shape} if output_shape is not None else None
     shapes = [x.shape, indices.shape] + ([output_shape.shape] if output_shape is not None else [])
     assert reference.output_shapes(*OP, version, shapes, attrs, values) == [first.shape]
