@@ -74,7 +74,7 @@ def preload(spec: str) -> None:
         cls = import_module(name)
         for part in attr.split("."):
             cls = getattr(cls, part, None)
-    modules = getattr(cls, "preload_modules", ())
+    modules = optional(cls, "preload_modules") if cls is not None else ()
     for module in modules if isinstance(modules, tuple) else ():
         import_module(str(module))  # named by the backend's own class, never by a data file
 

@@ -104,5 +104,5 @@ def safe_isa(backend: Any) -> str:
 
 def batch_size(backend: Any) -> int | None:
     """The backend's declared ``batch_size`` when it is a positive int (anything else: none declared)."""
-    size = getattr(backend, "batch_size", None)
+    size = optional(backend, "batch_size")
     return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None

@@ -175,7 +175,8 @@ class Backend:
 
 #: The members a backend may lack (``name`` too: a broken plugin still needs a label in crash records).
 OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "last_lowering", "last_xml", "capabilities",
-            "export", "rejection_types", "isa_dependent", "isa_cap_env", "isa_level", "batch_size")
+            "export", "rejection_types", "isa_dependent", "isa_cap_env", "isa_level", "batch_size",
+            "preload_modules")
 
 
 def optional(backend: object, member: str) -> Any:
