@@ -231,8 +231,40 @@ def load() -> tuple[ctypes.CDLL, str]:
                 fn.restype = ctypes.c_int
             lib.dnnl_version.argtypes = []
             lib.dnnl_version.restype = ctypes.POINTER(VersionStruct)
+            disable_caches(lib)
             _loaded = (lib, path)
         return _loaded
+
+
+#: The library's process-wide caches of kernels, each keyed by something coarser than a case: with them, a case
+#: can run the kernel an earlier case of the same shape created (oneDNN 3.2 on AVX-512: a C=1 NCX bf16/f16
+#: MaxPool got the NXC case's primitive, whose -inf seeding differs). A record must be a function of its case,
+#: not of what ran before it in the worker, so both are off: every case compiles its own kernel (docs/backends.md).
+CACHE_SETTERS = ("dnnl_set_primitive_cache_capacity", "dnnl_graph_set_compiled_partition_cache_capacity")
+
+
+def disable_caches(lib: ctypes.CDLL) -> None:
+    """Set every kernel cache of the library to capacity 0 (raises when the library refuses: a run with a cache
+    on would be order-dependent without saying so)."""
+    for name in CACHE_SETTERS:
+        setter = getattr(lib, name)
+        setter.argtypes, setter.restype = [ctypes.c_int], ctypes.c_int
+        status = int(setter(0))
+        if status != 0:
+            raise OSError(f"{name}(0) failed: {STATUS_NAMES.get(status, status)}")
+
+
+def cache_capacities() -> dict[str, int]:
+    """What the library reports for each cache's capacity (0 once ``load`` ran): for tests and reproductions."""
+    lib, _ = load()
+    found = {}
+    for name in CACHE_SETTERS:
+        getter = getattr(lib, name.replace("_set_", "_get_"))
+        value = ctypes.c_int(-1)
+        getter.argtypes, getter.restype = [ctypes.POINTER(ctypes.c_int)], ctypes.c_int
+        getter(ctypes.byref(value))
+        found[name.replace("_set_", "_")] = value.value
+    return found
 
 
 # dnnl_cpu_isa_t bit masks (dnnl_types.h): an ISA "is usable" when all of its bits are set in the effective one.

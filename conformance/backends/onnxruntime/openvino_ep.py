@@ -17,6 +17,7 @@ import re
 
 from conformance.backends.onnxruntime.backend import OnnxRuntimeBackend
 from conformance.backends.onnxruntime.run_onnxruntime import NO_CPU_FALLBACK
+from conformance.backends.openvino.runtime import no_kernel_caches
 
 PROVIDER = "OpenVINOExecutionProvider"
 DISTRIBUTION = "onnxruntime-openvino"
@@ -34,6 +35,9 @@ class OnnxRuntimeOpenVinoBackend(OnnxRuntimeBackend):
         if PROVIDER not in onnxruntime.get_available_providers():
             raise ImportError(f"this onnxruntime {onnxruntime.__version__} has no {PROVIDER} (pip install "
                               "'conformance[onnxruntime-openvino]' in an environment without onnxruntime)")
+        # the OpenVINO it bundles embeds oneDNN, whose process-wide primitive cache would hand a case an earlier
+        # case's kernel (backends/openvino/runtime.py): off before the provider's first compile
+        no_kernel_caches()
         super().__init__(PROVIDER)
         self.name = "onnxruntime-openvino"  # one column whatever the device: the version string names it
         self.device = device or "CPU"

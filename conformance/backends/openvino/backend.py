@@ -15,7 +15,7 @@ from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.batching import Batched
 from conformance.backends.onnx_model import build_model as build_onnx_model
 from conformance.backends.openvino import batch, builders, export
-from conformance.backends.openvino.runtime import read, run_compiled
+from conformance.backends.openvino.runtime import compile_model, read, run_compiled
 from conformance.suite.model import CaseInstance
 
 
@@ -62,7 +62,7 @@ class OpenVinoBackend(Backend):
         self.last_lowering = ""
         built = self._build(case, inputs)
         self.last_lowering = built.lowering
-        return run_compiled(self._core.compile_model(built.model, self.device), built.feeds)
+        return run_compiled(compile_model(self._core, built.model, self.device), built.feeds)
 
     def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
         """Many cases' models compiled as one (batch.py): the same models ``run`` compiles one by one."""

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.batching import Batched
-from conformance.backends.openvino.runtime import run_compiled
+from conformance.backends.openvino.runtime import compile_model, run_compiled
 from conformance.suite.model import CaseInstance
 
 
@@ -86,7 +86,7 @@ def _run_merged(core: Any, device: str, members: list[Built]) -> list[list[np.nd
         feeds += built.feeds[:len(params)]
         counts.append(len(built.model.outputs))
     merged = openvino.Model(results, parameters, "conformance-batch")
-    outputs = run_compiled(core.compile_model(merged, device), feeds)
+    outputs = run_compiled(compile_model(core, merged, device), feeds)
     split, start = [], 0
     for count in counts:
         split.append(list(outputs[start:start + count]))

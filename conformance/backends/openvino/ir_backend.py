@@ -17,7 +17,7 @@ from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.batching import Batched
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
-from conformance.backends.openvino.runtime import run_compiled
+from conformance.backends.openvino.runtime import compile_model, run_compiled
 from conformance.suite.model import CaseInstance
 
 
@@ -56,7 +56,7 @@ class OpenVinoIrBackend(Backend):
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
         built = self._build(case, inputs)
-        return run_compiled(self._core.compile_model(built.model, self.device), built.feeds)
+        return run_compiled(compile_model(self._core, built.model, self.device), built.feeds)
 
     def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
         """Many cases' IR models, each read as ``run`` reads it, compiled as one (batch.py)."""

@@ -11,6 +11,7 @@ that OpenVINO does not implement the case (the harness's ``unsupported``).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,26 @@ import numpy as np
 
 #: How OpenVINO says it does not implement something while reading a model (status unsupported, not error).
 UNSUPPORTED_MARKERS = ("not supported", "Unsupported", "No conversion rule", "is not implemented")
+
+
+#: The CPU plugin's caches of kernels that outlive a compiled model or are shared by the models of one batch: the
+#: process-wide primitive cache of the oneDNN it embeds (read from the environment at the plugin's first compile;
+#: measured: a second model of the same pooling geometry gets ``create:cache_hit`` with it on) and the plugin's
+#: own runtime cache of executors. Both are keyed coarser than a case can be (oneDNN's key takes a C=1 tensor's
+#: NCX and NXC layouts for one), so they are off: a record depends on its case alone, not on what compiled first.
+KERNEL_CACHE_ENV = {"ONEDNN_PRIMITIVE_CACHE_CAPACITY": "0"}
+CPU_CONFIG = {"CPU_RUNTIME_CACHE_CAPACITY": "0"}
+
+
+def no_kernel_caches() -> None:
+    """Turn the embedded oneDNN's primitive cache off for this process (before its first compile)."""
+    os.environ.update(KERNEL_CACHE_ENV)
+
+
+def compile_model(core: Any, model: Any, device: str) -> Any:
+    """``Core.compile_model`` with the kernel caches off (``CPU_CONFIG`` on the CPU device)."""
+    no_kernel_caches()
+    return core.compile_model(model, device, CPU_CONFIG if device.upper() == "CPU" else {})
 
 
 def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
@@ -80,5 +101,5 @@ def run(inputs: list[np.ndarray]) -> list[Any]:
     model = read(core, str(here / config["model"]), str(here / weights) if weights else None,
                  config.get("unsupported_markers", ()))
     feeds = config.get("feeds")  # a lowered model may take fewer inputs than the case has (parameters as attributes)
-    return run_compiled(core.compile_model(model, config.get("device") or "CPU"),
+    return run_compiled(compile_model(core, model, config.get("device") or "CPU"),
                         inputs if feeds is None else inputs[:feeds])
