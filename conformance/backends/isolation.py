@@ -35,7 +35,7 @@ from conformance.suite.model import CaseInstance
 __all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", "rebuild", "shutdown_all",
            "wrap"]
 
-MODES = ("auto", "process", "none")
+MODES = ("auto", "process", "item", "none")
 DEFAULT_TIMEOUT = 60.0
 MIN_START_TIMEOUT = 60.0  # constructing a runtime (library load, plugin discovery) is not a case's cost
 START_TIMEOUT_FLOOR = 20.0  # the plugin's start timeout: --case-timeout, but never less than this
@@ -58,7 +58,9 @@ def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float 
         return IsolatedBackend(spec, timeout, local=backend, start_timeout=start_timeout, memory_limit=memory_limit)
     if mode == "none" or (mode == "auto" and _trusted_in_process(spec)):
         return create_backend(spec)  # type: ignore[no-any-return]
-    return IsolatedBackend(spec, timeout, start_timeout=start_timeout, memory_limit=memory_limit)
+    isolated = IsolatedBackend(spec, timeout, start_timeout=start_timeout, memory_limit=memory_limit)
+    isolated.fresh = mode == "item"
+    return isolated
 
 
 def _trusted_in_process(spec: str) -> bool:
@@ -110,6 +112,9 @@ class IsolatedBackend(Backend):
         #: forks this column's workers once it lost one (fork_server.py); None before, or when it cannot
         self._server: ForkServer | None = None
         self.forks = fork_server.enabled()
+        #: ``--isolation=item``: every case runs in a worker no other case ran in (its fork server and spare start
+        #: with the first one), so nothing a runtime keeps in its process can reach the next case
+        self.fresh = False
         _LIVE.add(self)
 
     # -- attributes -------------------------------------------------------------------------------------------
@@ -161,7 +166,11 @@ class IsolatedBackend(Backend):
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
         self.last_lowering = self.last_xml = ""  # a crash or timeout must not leave the previous case's
-        outputs, after = self._call(("run", case, list(inputs)), self.timeout)
+        try:
+            outputs, after = self._call(("run", case, list(inputs)), self.timeout)
+        finally:
+            if self.fresh:
+                self._retire()
         self.last_lowering, self.last_xml = after.get("last_lowering", ""), after.get("last_xml", "")
         return outputs
 
@@ -239,6 +248,14 @@ class IsolatedBackend(Backend):
         except (Crashed, TimedOut, Unavailable):
             spare.worker.kill()
             return None, None
+
+    def _retire(self) -> None:
+        """Close the worker a case ran in (``fresh``): the next case takes the spare forked ahead of it."""
+        with self._lock:
+            if self._worker is not None:
+                worker, self._worker = self._worker, None
+                worker.close()
+            self._keep_warm()
 
     def _keep_warm(self) -> None:
         """After a lost worker: the column's fork server, and a spare worker forked from it."""

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 #: exit code of a run that did not finish (interrupted, or pytest died before writing its results)
 EXIT_INCOMPLETE = 3
@@ -68,7 +69,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", default="reports", help="report folder (default: reports)")
     parser.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (default: auto; 0: serial)")
     parser.add_argument("--shard", help="run shard i/n of the items")
-    parser.add_argument("--isolation", choices=["auto", "process", "none"], default="auto",
+    parser.add_argument("--isolation", choices=["auto", "process", "item", "none"], default="auto",
                         help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
     parser.add_argument("--case-timeout", type=seconds, default=60,
                         help="seconds per case before 'timeout' (0: no limit)")
@@ -135,10 +136,11 @@ def main(argv: list[str]) -> int:
     return code or summary.regression_code
 
 
-def run_forwarding_signals(cmd: list[str], env: dict[str, str]) -> int:
+def run_forwarding_signals(cmd: list[str], env: dict[str, str], stdout: IO[str] | None = None) -> int:
     """Run pytest; SIGINT/SIGTERM given to us go to pytest as SIGINT (pytest then stops, writes the results of
-    what ran and exits), and we wait for it instead of dying first. A third signal kills it."""
-    proc = subprocess.Popen(cmd, env=env)
+    what ran and exits), and we wait for it instead of dying first. A third signal kills it. ``stdout``: where
+    its output goes (default: ours)."""
+    proc = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.STDOUT if stdout else None)
     received: list[int] = []
 
     def forward(signum: int, _frame: object) -> None:

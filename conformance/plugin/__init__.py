@@ -4,8 +4,8 @@ It loads in every pytest run once the package is installed, so it stays inert an
 (``--backend``/``--cases`` or a case file on the command line); backend libraries load only when selected.
 One feature per module, each a plugin of its own as pytest's own are (a feature's options, state and hooks
 together): collect (case files become items), session (backends and their isolation), isa_axis (--isa),
-gate (expectations, shards), batching (cases of one backend in one model), results (records, durable part
-files, the summary), progress, protocol (one report per case item).
+gate (expectations, shards), order (--items-from, --order), batching (cases of one backend in one model),
+results (records, durable part files, the summary), progress, protocol (one report per case item).
 """
 
 # in the order --help lists their options; no feature imports another at its top (pytest marks each for assertion
@@ -15,6 +15,7 @@ pytest_plugins = [
     "conformance.plugin.session",
     "conformance.plugin.isa_axis",
     "conformance.plugin.gate",
+    "conformance.plugin.order",
     "conformance.plugin.batching",
     "conformance.plugin.results",
     "conformance.plugin.progress",

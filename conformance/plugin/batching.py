@@ -45,6 +45,8 @@ def answer_for(item: Any) -> Batched | None:
     config = item.config
     if item.backend is None or config.getoption("no_batch", default=False):
         return None
+    if config.getoption("isolation", default="auto") == "item":  # a case per worker: a batch would share one
+        return None
     batcher = config.stash.get(batcher_key, None)
     if batcher is None:
         size = config.getoption("batch_size", None)

@@ -98,7 +98,8 @@ def partial_run(config: pytest.Config, session: pytest.Session | None = None) ->
     """Why this run is not the whole corpus ("" when it is): an entry may match an item left out, so only a whole
     run can call an expectations entry stale."""
     option = config.getoption
-    for name, why in (("shard", "--shard"), ("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect")):
+    for name, why in (("shard", "--shard"), ("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect"),
+                      ("items_from", "--items-from")):
         if option(name, default=None):
             return why
     if any("::" in arg for arg in config.args):

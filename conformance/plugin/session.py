@@ -25,10 +25,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "0: no limit; default 4G or env CONFORMANCE_WORKER_MEMORY)",
     )
     group.addoption(
-        "--isolation", choices=("auto", "process", "none"), default="auto",
+        "--isolation", choices=("auto", "process", "item", "none"), default="auto",
         help="run backends in worker processes: auto = every third-party backend and our native ones that can abort "
-        "(default), process = all, "
-        "none = in-process (a crash ends the run)",
+        "(default), process = all, item = all, a fresh worker for every case (no batches; what conformance verify "
+        "runs alone), none = in-process (a crash ends the run)",
     )
 
 
@@ -52,8 +52,9 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
             native = isolation.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
                                     start_timeout=start, memory_limit=limit)
             for column in isa_axis.columns(spec, levels, native, timeout, start):
-                if isinstance(column, isolation.IsolatedBackend):  # an ISA column's worker: the same limit
+                if isinstance(column, isolation.IsolatedBackend):  # an ISA column's worker: the same limits
                     column.memory_limit = limit
+                    column.fresh = config.getoption("isolation", "auto") == "item"
                 backends.append(column)
                 column_specs.append(spec)
         except Exception as exc:
