@@ -4,6 +4,7 @@ when not; the --cases form pytest cannot misread; a hint when nothing was collec
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,46 @@ def test_an_unreadable_baseline_is_refused_before_pytest_starts(tmp_path: Path, 
     assert run.main(["--baseline", str(tmp_path / "old.jsonl"), "-o", str(tmp_path / "out")]) == 4
     assert "old.jsonl:1: not a result record" in capsys.readouterr().err
     assert run.main(["--baseline", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "out")]) == 4
+
+
+VENDOR = """\
+import os
+import conformance_reference as reference
+from conformance.backends.base import Backend, Support
+
+class Vendor(Backend):
+    name = "vendor"
+    broken = os.environ.get("VENDOR_BROKEN") == "1"  # today: another CPU class, where the library does not load
+    def isa_level(self):
+        return "avx2" if self.broken else "avx512_core_bf16"
+    def supports(self, case):
+        return Support.no("libvendor.so: cannot open shared object file") if self.broken else Support.yes()
+    def run(self, case, inputs):
+        return list(reference.evaluate(case.domain, case.op, case.version, inputs, case.attributes).outputs)
+"""
+
+SEVEN = "op: AveragePool\ndomain: ai.onnx\nversions: [22]\ndefaults:\n  attributes: {kernel_shape: [2, 2]}\n" \
+    "  inputs: {x: {shape: [1, 1, 4, 4], random: {seed: 1}}}\ncases:\n" + "".join(f"  - id: c{i}\n" for i in range(7))
+
+
+def test_a_backend_lost_on_a_runner_of_another_cpu_class_fails_the_gate(tmp_path: Path, monkeypatch, capfd):
+    """The probe: 7 passes at avx512_core_bf16 in the baseline; today, on an avx2 runner, the plugin's library does
+    not load (supports() says no): "7 new, 7 other level" and exit 0, for `run --baseline` and `report --baseline`."""
+    (tmp_path / "vendor_rl.py").write_text(VENDOR)
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "seven.yaml").write_text(SEVEN)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    monkeypatch.chdir(tmp_path)
+    argv = ["--backend=vendor_rl:Vendor", "--no-default-cases", f"--cases={tmp_path / 'cases'}",
+            "--no-default-expectations", "--isolation=none", "-n", "0", "--", "--no-reference"]
+    assert run.main([*argv[:-2], "-o", "old", *argv[-2:]]) == 0
+    capfd.readouterr()
+    monkeypatch.setenv("VENDOR_BROKEN", "1")
+    assert run.main([*argv[:-2], "-o", "new", "--baseline", "old/results.jsonl", *argv[-2:]]) == 1
+    out = capfd.readouterr().out
+    assert out.count("LOST COVERAGE") == 7 and "0 other level" in out and "0 new" in out
+    assert "passed at ISA level avx512_core_bf16 in the baseline; unsupported at avx2 here" in out
+    from conformance.cli.report import main as report
+
+    assert report(["new/results.jsonl", "--baseline", "old/results.jsonl", "-o", "rep", "--allow-failures"]) == 1
+    assert capfd.readouterr().out.count("LOST COVERAGE") == 7
