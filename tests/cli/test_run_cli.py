@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from report_records import rec
 
 from conformance.cli import run
 
@@ -153,3 +154,66 @@ def test_a_backend_lost_on_a_runner_of_another_cpu_class_fails_the_gate(tmp_path
 
     assert report(["new/results.jsonl", "--baseline", "old/results.jsonl", "-o", "rep", "--allow-failures"]) == 1
     assert capfd.readouterr().out.count("LOST COVERAGE") == 7
+
+
+def test_an_output_folder_in_use_is_refused_naming_the_holder(one_case, tmp_path: Path, capsys):
+    """Two `conformance run -o same_dir` at once: one run's results.jsonl held the other's records. The second is
+    a usage error now, before it removes or writes anything."""
+    from conformance.plugin.runlock import FOLDER_LOCK, RunLock, results_lock_path
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.jsonl").write_text('{"meta": {"run": "theirs"}}\n')
+    for path in (out / FOLDER_LOCK, results_lock_path(out / "results.jsonl")):  # a run, or a plain pytest
+        lock = RunLock(path).acquire()
+        try:
+            assert run.main(one_case) == 4
+        finally:
+            lock.release()
+        err = capsys.readouterr().err
+        assert str(out) in err and f"pid {os.getpid()}" in err and "another" in err
+        assert (out / "results.jsonl").read_text() == '{"meta": {"run": "theirs"}}\n'  # untouched
+    assert not (out / FOLDER_LOCK).exists()  # released and removed
+
+
+def fake_pytest(write):
+    """A stand-in for the pytest process: ``write(run_id)`` does to the output folder what it would."""
+    def run_forwarding_signals(cmd, env):
+        (run_id,) = [a.split("=", 1)[1] for a in cmd if a.startswith("--run-id=")]
+        write(run_id)
+        return 0
+    return run_forwarding_signals
+
+
+def test_a_run_whose_results_file_is_another_runs_is_incomplete(one_case, tmp_path: Path, monkeypatch, capfd):
+    """A run that took `results.exists()` as proof printed another run's records as its own, exit 0."""
+    from conformance.records import write_records
+
+    out = tmp_path / "out"
+    theirs = rec("AveragePool", 22, "theirs", "float32", "onnxruntime", "pass")
+    mine = rec("AveragePool", 22, "mine", "float32", "onnxruntime", "pass")
+
+    def replaced(run_id):  # our pytest finished and merged; another run then wrote its own file here
+        write_records(out / "results.jsonl", [theirs], meta={"run": "another_run"})
+
+    monkeypatch.setattr(run, "run_forwarding_signals", fake_pytest(replaced))
+    assert run.main(one_case) == run.EXIT_INCOMPLETE
+    captured = capfd.readouterr()
+    assert "the results file is not this run's (run id another_run" in captured.err
+    assert theirs.id not in captured.out
+
+    def killed(run_id):  # our pytest died after one record; the file there is another run's
+        write_records(out / "results.jsonl", [theirs], meta={"run": "another_run"})
+        write_records(out / f"results.jsonl.part-{run_id}-main", [mine], meta={"event": "start", "run": run_id})
+
+    monkeypatch.setattr(run, "run_forwarding_signals", fake_pytest(killed))
+    assert run.main(one_case) == run.EXIT_INCOMPLETE
+    output = capfd.readouterr().out
+    assert "INCOMPLETE RUN" in output and theirs.id not in (out / "results.jsonl").read_text()
+    assert "1 records" in output and mine.id in (out / "results.jsonl").read_text()
+
+    def own(run_id):  # the file our pytest wrote: a normal run
+        write_records(out / "results.jsonl", [mine], meta={"run": run_id})
+
+    monkeypatch.setattr(run, "run_forwarding_signals", fake_pytest(own))
+    assert run.main(one_case) == 0 and "INCOMPLETE" not in capfd.readouterr().out
