@@ -130,13 +130,12 @@ def _lock_folder(out: Path):  # noqa: ANN202 - runlock.RunLock, imported late li
 
 
 def _run(args: argparse.Namespace, out: Path) -> int:
-    from conformance.plugin.durable import remove_parts, results_run_id, salvage
+    from conformance.plugin.durable import results_run_id, salvage
     from conformance.plugin.runlock import new_run_id
 
     results = out / "results.jsonl"
     if results.exists():
         results.unlink()  # a stale file must never pass for this run's results
-    remove_parts(results)  # a killed run's: under the lock, no other run writes here
     run_id = new_run_id()
     cmd = build_pytest_args(args, results, run_id)
     print("+ " + " ".join(cmd), flush=True)
