@@ -152,7 +152,9 @@ def _run(args: argparse.Namespace, out: Path) -> int:
             print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
                   "the installed ones), -k, --shard and the case folders (`conformance list`)", file=sys.stderr)
         if not salvage(results, why, run_id):
-            print(f"conformance run: {why}, and no process finished a record", file=sys.stderr)
+            # no report to carry the INCOMPLETE RUN note: the line says it (a log grep for it must find it)
+            print(f"conformance run: INCOMPLETE RUN: {why}, and no process of this run finished a record",
+                  file=sys.stderr)
             return code or EXIT_INCOMPLETE
         print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
         incomplete = True

@@ -199,7 +199,8 @@ def test_a_run_whose_results_file_is_another_runs_is_incomplete(one_case, tmp_pa
     monkeypatch.setattr(run, "run_forwarding_signals", fake_pytest(replaced))
     assert run.main(one_case) == run.EXIT_INCOMPLETE
     captured = capfd.readouterr()
-    assert "the results file is not this run's (run id another_run" in captured.err
+    assert "INCOMPLETE RUN: pytest exited with code 0, and the results file is not this run's (run id another_run" \
+        in captured.err
     assert theirs.id not in captured.out
 
     def killed(run_id):  # our pytest died after one record; the file there is another run's
