@@ -25,10 +25,11 @@ def workers(requested: str) -> str:
     return requested
 
 
-def build_pytest_args(args: argparse.Namespace, results: Path) -> list[str]:
+def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "") -> list[str]:
     # hypothesis's pytest plugin (the test extra) imports hypothesis for its summary: 1.3 s a run uses nothing of
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-rN",
            f"--results={results}"]
+    cmd += [f"--run-id={run_id}"] if run_id else []
     if args.progress:
         # the bar replaces the per-item letters; classic style: no "[100%]" column after them
         cmd += ["--progress", "-o", "console_output_style=classic"]
@@ -99,26 +100,62 @@ def main(argv: list[str]) -> int:
 
             merge_files([Path(b) for b in args.baseline])
         out.mkdir(parents=True, exist_ok=True)
+        lock = _lock_folder(out)
     except (ValueError, OSError) as exc:
         print(f"conformance run: {exc}", file=sys.stderr)
         return 4  # pytest's code for a usage error
+    try:
+        return _run(args, out)
+    finally:
+        lock.release()  # after the report: the folder's files are this run's until then
+
+
+def _lock_folder(out: Path):  # noqa: ANN202 - runlock.RunLock, imported late like the rest of the plugin
+    """One output folder belongs to one run at a time (ValueError naming the folder and the holder's pid): two
+    runs in one folder remove and overwrite each other's results, and one would report the other's records."""
+    from conformance.plugin.runlock import FOLDER_LOCK, InUse, RunLock, results_lock_path
+
+    try:
+        lock = RunLock(out / FOLDER_LOCK).acquire()
+    except InUse as exc:
+        raise ValueError(f"{out}: output folder in use by another conformance run (pid {exc.holder or 'unknown'}, "
+                         f"lock {exc.path}): one folder belongs to one run at a time; wait for it or choose another "
+                         "-o") from None
+    try:  # a plain `pytest --results=<out>/results.jsonl` writing there now (its pytest would refuse, later)
+        RunLock(results_lock_path(out / "results.jsonl")).acquire().release()
+    except InUse as exc:
+        lock.release()
+        raise ValueError(f"{out / 'results.jsonl'}: another run is writing it (pid {exc.holder or 'unknown'}, lock "
+                         f"{exc.path}); wait for it or choose another -o") from None
+    return lock
+
+
+def _run(args: argparse.Namespace, out: Path) -> int:
+    from conformance.plugin.durable import results_run_id, salvage
+    from conformance.plugin.runlock import new_run_id
+
     results = out / "results.jsonl"
     if results.exists():
         results.unlink()  # a stale file must never pass for this run's results
-    cmd = build_pytest_args(args, results)
+    run_id = new_run_id()
+    cmd = build_pytest_args(args, results, run_id)
     print("+ " + " ".join(cmd), flush=True)
     start = time.monotonic()
     code = run_forwarding_signals(cmd, {**os.environ, "PYTHONUNBUFFERED": "1"})
     incomplete = False
-    if not results.exists():
-        from conformance.plugin.durable import salvage
-
+    owner = results_run_id(results) if results.exists() else None
+    if owner != run_id:  # no file, or not the one our pytest wrote: its records are not this run's to report
         why = f"pytest exited with code {code} before writing the results file"
+        if results.exists():
+            why = (f"pytest exited with code {code}, and the results file is not this run's (run id "
+                   f"{owner or 'none'}, this run {run_id}): another run replaced it")
         if code == 5:
             print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
                   "the installed ones), -k, --shard and the case folders (`conformance list`)", file=sys.stderr)
-        if not salvage(results, why):
-            print(f"conformance run: {why}, and no process finished a record", file=sys.stderr)
+        if not salvage(results, why, run_id):
+            # no report to carry the INCOMPLETE RUN note: the line says it (a log grep for it must find it)
+            print(f"conformance run: INCOMPLETE RUN: {why}, and no process of this run finished a record",
+                  file=sys.stderr)
             return code or EXIT_INCOMPLETE
         print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
         incomplete = True

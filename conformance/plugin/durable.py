@@ -1,10 +1,11 @@
 """Durable result records: every process appends each record to its own part file the moment its item finishes.
 
 A run that is killed (SIGKILL, OOM, a worker or controller crash) keeps every finished record: the part files
-``<results>.part-<process>`` next to the results file are plain JSON lines, so ``conformance report`` reads them
-as they are. At the end of a session the controller merges them (with the crash records it wrote for items that
-died without one) into the results file and removes them. Each part starts with a ``start`` meta line; only the
-controller's final merge says ``complete``, so a report built from parts knows the run did not finish.
+``<results>.part-<run id>-<process>`` next to the results file are plain JSON lines, so ``conformance report``
+reads them as they are. At the end of a session the controller merges its own run's parts (with the crash records
+it wrote for items that died without one) into the results file and removes them: the run id in the name keeps
+two runs' ``main`` processes out of each other's files (runlock.py). Each part starts with a ``start`` meta line;
+only the controller's final merge says ``complete``, so a report built from parts knows the run did not finish.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ from conformance.records import META, ResultRecord, item_id, split_item_id
 PART = ".part-"
 
 
-def part_files(results: Path) -> list[Path]:
-    """The part files of a results path (left behind when a run did not finish)."""
-    return sorted(results.parent.glob(results.name + PART + "*"))
+def part_files(results: Path, run_id: str = "") -> list[Path]:
+    """The part files of a results path (left behind when a run did not finish): those of run ``run_id``, or of
+    every run when it is ""."""
+    return sorted(results.parent.glob(results.name + PART + (f"{run_id}-" if run_id else "") + "*"))
 
 
-def remove_parts(results: Path) -> None:
-    for part in part_files(results):
+def remove_parts(results: Path, run_id: str = "") -> None:
+    for part in part_files(results, run_id):
         try:
             part.unlink()
         except OSError:
@@ -36,11 +38,12 @@ def remove_parts(results: Path) -> None:
 class PartWriter:
     """Append-only JSON lines, flushed per line: what is written survives the process being killed."""
 
-    def __init__(self, results: Path, process: str) -> None:
-        self.path = results.with_name(f"{results.name}{PART}{process}")
+    def __init__(self, results: Path, process: str, run_id: str = "") -> None:
+        self.path = results.with_name(f"{results.name}{PART}{run_id + '-' if run_id else ''}{process}")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._out: TextIO | None = self.path.open("a", encoding="utf-8")
-        self.meta({"event": "start", "process": process, "pid": os.getpid(), "time": time.time()})
+        start = {"event": "start", "process": process, "pid": os.getpid(), "time": time.time()}
+        self.meta({**start, "run": run_id} if run_id else start)
 
     def write(self, record: ResultRecord) -> None:
         self._line(record.to_json())
@@ -89,13 +92,26 @@ def crash_record(nodeid: str, outcome_text: str, when: str) -> ResultRecord | No
     return record
 
 
-def salvage(results: Path, why: str) -> int:
-    """Merge the part files a run left behind into ``results``, marked interrupted; the number of records."""
+def results_run_id(results: Path) -> str | None:
+    """The run id a results file's first (meta) line names; None when it names none or cannot be read."""
+    try:
+        with results.open(encoding="utf-8") as lines:
+            first = json.loads(lines.readline() or "null")
+    except (OSError, ValueError):
+        return None
+    meta = first.get(META) if isinstance(first, dict) else None
+    run_id = meta.get("run") if isinstance(meta, dict) else None
+    return run_id if isinstance(run_id, str) else None
+
+
+def salvage(results: Path, why: str, run_id: str = "") -> int:
+    """Merge the part files run ``run_id`` (every run's when "") left behind into ``results``, marked interrupted;
+    the number of records."""
     from conformance.records import read_records, write_records
     from conformance.report.merge import merge_records
 
     sources = []
-    for part in part_files(results):
+    for part in part_files(results, run_id):
         records: list[ResultRecord] = []
         try:
             records.extend(read_records(part))
@@ -105,6 +121,6 @@ def salvage(results: Path, why: str) -> int:
     if not sources:
         return 0
     merged = merge_records(sources).records
-    write_records(results, merged, meta={"interrupted": why})
-    remove_parts(results)
+    write_records(results, merged, meta={"interrupted": why, **({"run": run_id} if run_id else {})})
+    remove_parts(results, run_id)
     return len(merged)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conformance.plugin import durable
+from conformance.plugin.runlock import RUN_ID, InUse, RunLock, new_run_id, results_lock_path
 from conformance.plugin.state import is_conformance_run, state_key
 from conformance.records import STATUSES, ResultRecord, write_records
 
@@ -23,18 +24,50 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--results", default=None, metavar="FILE",
         help="write result records (JSON lines) here; default reports/results.jsonl of the folder pytest runs from",
     )
+    group.addoption(
+        "--run-id", default=None, metavar="ID",
+        help="this run's id ([A-Za-z0-9_]), written in the results file's meta line and its part files' names "
+        "(default: a new random one; `conformance run` passes its own to check the results file is its run's)",
+    )
 
 
 #: ``--junitxml``'s path in a conformance run: the records are its testcases (report/junit.py, the one JUnit
 #: writer), so pytest's own junitxml plugin is kept from starting.
 _junit_key = pytest.StashKey[str]()
+_run_id_key = pytest.StashKey[str]()
+#: the controller's lock on the results path, held from session start to unconfigure
+_lock_key = pytest.StashKey[RunLock]()
+#: the key of the run id in an xdist worker's ``workerinput`` (a worker parses the command line again, so an id the
+#: controller drew must be handed over)
+WORKER_RUN_ID = "conformance_run_id"
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    if is_conformance_run(config) and getattr(config.option, "xmlpath", None):
+    if not is_conformance_run(config):
+        return
+    run_id(config)  # drawn once, here, before xdist configures its workers
+    if getattr(config.option, "xmlpath", None):
         config.stash[_junit_key] = config.option.xmlpath
         config.option.xmlpath = None  # before junitxml's own pytest_configure reads it
+
+
+def run_id(config: pytest.Config) -> str:
+    """This run's id: ``--run-id``, the controller's (in a worker), or a new one drawn by the controller."""
+    found = config.stash.get(_run_id_key, None)
+    if found is None:
+        workerinput = getattr(config, "workerinput", None) or {}
+        found = workerinput.get(WORKER_RUN_ID) or config.getoption("run_id", default=None) or new_run_id()
+        if not RUN_ID.fullmatch(found):
+            raise pytest.UsageError(f"--run-id={found}: expected 1 to 64 of A-Z a-z 0-9 _ (it names files)")
+        config.stash[_run_id_key] = found
+    return found
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerController
+    if node.config.stash.get(_run_id_key, None) is not None:
+        node.workerinput[WORKER_RUN_ID] = run_id(node.config)
 
 
 def results_path(config: pytest.Config) -> Path:
@@ -46,7 +79,8 @@ def results_path(config: pytest.Config) -> Path:
 def _writer(state) -> durable.PartWriter:
     if state.part is None:
         workerinput = getattr(state.config, "workerinput", None)
-        state.part = durable.PartWriter(results_path(state.config), workerinput["workerid"] if workerinput else "main")
+        state.part = durable.PartWriter(results_path(state.config), workerinput["workerid"] if workerinput else "main",
+                                        run_id(state.config))
     return state.part
 
 
@@ -110,10 +144,33 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return  # nothing runs, nothing is written: the previous run's results and reports stay together
     if not hasattr(session.config, "workerinput"):  # before xdist starts its workers (its hook is trylast)
         target = results_path(session.config)
-        durable.remove_parts(target)
+        _lock_results(session.config, target)
+        durable.remove_parts(target)  # every run's: under the lock, no other run is writing here
         if target.is_file():
             target.unlink()  # a previous run's file must never pass for this run's results
         _terminate_as_interrupt()
+
+
+def _lock_results(config: pytest.Config, target: Path) -> None:
+    """One results path belongs to one run at a time: a second run would remove the first's parts and file and mix
+    its records with them. A usage error (exit 4) names the path and the pid holding it."""
+    lock = RunLock(results_lock_path(target))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        config.stash[_lock_key] = lock.acquire()
+    except InUse as exc:
+        raise pytest.UsageError(
+            f"--results={target}: another run is writing this results file (pid {exc.holder or 'unknown'}, lock "
+            f"{exc.path}); one results file belongs to one run at a time: wait for it or choose another --results"
+        ) from None
+    except OSError as exc:
+        raise pytest.UsageError(f"--results={target}: cannot lock it: {exc}") from None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    lock = config.stash.get(_lock_key, None)
+    if lock is not None:
+        lock.release()  # after sessionfinish wrote the results and the summary named them
 
 
 def _interrupt(signum: int, _frame: object) -> None:
@@ -137,7 +194,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if hasattr(config, "workerinput"):
         return
     target = results_path(config)
-    parts = durable.part_files(target)
+    parts = durable.part_files(target, run_id(config))  # this run's only: another's would mix in its records
     if not state.records and not parts:
         return
     from conformance.report.merge import merge_records
@@ -150,7 +207,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     meta = run_meta(session)
     lines = state.record_lines
     write_records(target, records, meta=meta, text=lambda record: lines.get(id(record)) or record.to_json())
-    durable.remove_parts(target)
+    durable.remove_parts(target, run_id(config))
     junit = config.stash.get(_junit_key, None)
     if junit:
         from conformance.report.junit import write_junit
@@ -185,7 +242,8 @@ def run_meta(session: pytest.Session) -> dict | None:
     from conformance.plugin import isa_axis
 
     config = session.config
-    meta: dict = {"machine": this_machine().to_json()}
+    # the run id: `conformance run` checks that the results file it reads is its own run's
+    meta: dict = {"machine": this_machine().to_json(), "run": run_id(config)}
     state = config.stash.get(state_key, None)
     axis = isa_axis.describe(state.backend_specs, isa_axis.requested_levels(config)) if state else {}
     if axis:

@@ -1,9 +1,9 @@
 """Compare a NEW run against an OLD (baseline) run, record by record, keyed by ``(id, backend, isa)``.
 
 Like is compared with like: a record is judged only against a baseline record of the same backend at the same ISA
-level (docs/isa.md). A baseline column at a level this run does not have (the baseline came from another CPU
-class) is listed as ``other level``, never as regressions; a baseline record of an older run without a level is
-compared with the one level this run has for it.
+level (docs/isa.md). A baseline record of an item this run has only at other levels (the baseline came from another
+CPU class) is listed as ``other level``, its status never compared (coverage is: below); a baseline record of an
+older run without a level is compared with the one level this run has for it.
 
 Only a move from an acceptable status to a failing one is a regression; it is what the CI gate fails on. A known
 failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline that already carries a
@@ -17,6 +17,13 @@ Coverage is part of the verdict (issue 23): a baseline ``pass`` that becomes ``u
 missing) is a regression shown as *lost coverage*, with the reason the backend gave, and a backend column that ran
 nothing while the baseline ran it is a regression of its own: a plugin that stops running cases (a ``supports()``
 slip, a library that no longer loads) must not pass the gate by skipping everything.
+
+Coverage is compared across ISA levels too, because like-with-like must not become a way out: a runner of another
+CPU class on which the vendor's library fails to load has every record at a level the baseline never saw, so no
+record would be compared at all. Hence (a) a backend that ran cases in the baseline (at any level) and runs none
+today (at any level) is a column-wide regression, and (b) an item that passed in the baseline at one level and here
+exists only at levels the baseline lacks, only as ``unsupported``, is lost coverage. Status changes
+between runnable outcomes (pass -> fail) are still compared only at one level.
 """
 
 from __future__ import annotations
@@ -33,6 +40,11 @@ ACCEPTABLE = frozenset({"pass", "xfail", "unsupported", "erratum"})
 #: Statuses that mean a backend ran the case (whatever the verdict): ``unsupported`` and ``error`` (which includes
 #: "backend unavailable" and wrong-typed answers) do not.
 RAN = frozenset({"pass", "fail", "xfail", "xpass", "erratum", "crash", "timeout"})
+#: What a passing case may become that means it is no longer run (missing aside).
+LOST = frozenset({"unsupported", "error"})
+#: What it may become at another ISA level and count as lost: an ``error`` there is a failing record of its own
+#: (red without any baseline), and which outcome another CPU class gives is not this comparison's to judge.
+LOST_ELSEWHERE = frozenset({"unsupported"})
 #: The id of a column-wide regression (a backend that ran nothing).
 COLUMN = "(every case)"
 
@@ -49,7 +61,9 @@ class Transition:
     old: str | None  # None: the key is new
     new: str | None  # None: the key was removed
     reason: str = ""  # the NEW record's reason (the OLD one's for a removed key)
-    isa: str = ""  # the ISA level both records ran at
+    isa: str = ""  # the ISA level both records ran at (the new record's, for a comparison across levels)
+    #: the baseline record's level when it differs from ``isa`` (coverage lost across levels), else ""
+    baseline_isa: str = ""
 
     @property
     def key(self) -> Key:
@@ -58,7 +72,7 @@ class Transition:
     @property
     def lost_coverage(self) -> bool:
         """A case the backend passed and no longer runs (unsupported, error, missing), or a whole column."""
-        return self.id == COLUMN or (self.old == "pass" and self.new in (None, "unsupported", "error"))
+        return self.id == COLUMN or (self.old == "pass" and (self.new is None or self.new in LOST))
 
 
 @dataclass
@@ -103,14 +117,19 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
     new_by = {record_key(r): r for r in new}
     old_by = _baseline_keys(old, new_by)
     columns = {(backend, isa) for _, backend, isa in new_by}
-    backends = {backend for backend, _ in columns}
+    items = {key[:2] for key in new_by}  # (id, backend) of this run, at whatever level
     diff = BaselineDiff()
+    crossed = _lost_across_levels(new_by, old_by)
+    diff.regressions += crossed
+    done = {(t.id, t.backend) for t in crossed}
     for key in sorted(new_by.keys() | old_by.keys()):
+        if key[:2] in done:
+            continue
         n, o = new_by.get(key), old_by.get(key)
         if o is None:
             diff.new.append(Transition(key[0], key[1], None, n.status, n.reason, key[2]))
         elif n is None:
-            if key[1] in backends and key[1:] not in columns:  # this backend ran here, at another level
+            if key[:2] in items and key[1:] not in columns:  # this item ran here, at another level
                 diff.other_level.append(Transition(key[0], key[1], o.status, None, f"baseline at ISA level "
                                                    f"{key[2] or 'unknown'}; not run at that level here", key[2]))
             elif partial:
@@ -130,10 +149,39 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
                 diff.fixes.append(t)
             else:
                 diff.changes.append(t)
+    diff.regressions.sort(key=lambda t: (t.id, t.backend, t.isa))
     if not partial:  # a deliberate subset may well leave a column with nothing it runs
         flagged = {t.backend for t in diff.regressions}
         diff.regressions += [t for t in lost_columns(new_by.values(), old_by.values()) if t.backend not in flagged]
     return diff
+
+
+def _lost_across_levels(new_by: dict[Key, ResultRecord], old_by: dict[Key, ResultRecord]) -> list[Transition]:
+    """Items the baseline passed at some level that this run has only at other levels, and there only
+    ``unsupported``: no record of theirs meets a record of the same level, and without this a runner
+    of another CPU class whose library does not load would lose them unseen. An item this run also has at one of
+    the baseline's levels is compared there, like with like, and is not judged here."""
+    new_levels: dict[tuple[str, str], list[str]] = {}
+    old_levels: dict[tuple[str, str], list[str]] = {}
+    for record_id, backend, isa in new_by:
+        new_levels.setdefault((record_id, backend), []).append(isa)
+    for record_id, backend, isa in old_by:
+        old_levels.setdefault((record_id, backend), []).append(isa)
+    lost = []
+    for item in sorted(new_levels.keys() & old_levels.keys()):
+        here, before = sorted(new_levels[item]), sorted(old_levels[item])
+        if set(here) & set(before):
+            continue
+        passed = [isa for isa in before if old_by[(*item, isa)].status == "pass"]
+        records = [new_by[(*item, isa)] for isa in here]
+        if not passed or any(r.status not in LOST_ELSEWHERE for r in records):
+            continue
+        was = ", ".join(level or "unknown" for level in passed)
+        for r in records:
+            lost.append(Transition(item[0], item[1], "pass", r.status,
+                                   f"passed at ISA level {was} in the baseline; {r.status} at "
+                                   f"{r.isa or 'no level'} here: {r.reason}", r.isa, baseline_isa=was))
+    return lost
 
 
 def _baseline_keys(old: Iterable[ResultRecord], new_by: dict[Key, ResultRecord]) -> dict[Key, ResultRecord]:
@@ -153,15 +201,15 @@ def _baseline_keys(old: Iterable[ResultRecord], new_by: dict[Key, ResultRecord])
 
 
 def lost_columns(new: Iterable[ResultRecord], old: Iterable[ResultRecord]) -> list[Transition]:
-    """A column (a backend at an ISA level) of the new results that ran no case at all while the baseline ran some
-    in it with an acceptable result (a baseline column that only failed was red already). A baseline record without
-    a level counts for every level of its backend."""
-    ran_new: dict[tuple[str, str], int] = {}
-    ran_old: dict[tuple[str, str], int] = {}
-    for r in new:
-        ran_new[(r.backend, r.isa)] = ran_new.get((r.backend, r.isa), 0) + (r.status in RAN)
-    for r in old:
-        ran_old[(r.backend, r.isa)] = ran_old.get((r.backend, r.isa), 0) + (r.status in RAN and r.status in ACCEPTABLE)
+    """Backends that ran nothing here while the baseline ran cases on them (any status of ``RAN``: a column whose
+    known failures all turn ``unsupported`` has lost its coverage, not fixed it).
+
+    Per column (a backend at an ISA level of the new results, a baseline record without a level counting for
+    every level of its backend), and per backend across levels: a backend that ran cases in the baseline at any
+    level and runs none today at any level, or has no record at all, is lost whatever levels the two runs had."""
+    new, old = list(new), list(old)
+    ran_new = _ran(new)
+    ran_old = _ran(old)
     lost = []
     for (backend, isa), count in sorted(ran_new.items()):
         before = ran_old.get((backend, isa), 0) + (ran_old.get((backend, ""), 0) if isa else 0)
@@ -169,4 +217,27 @@ def lost_columns(new: Iterable[ResultRecord], old: Iterable[ResultRecord]) -> li
             lost.append(Transition(COLUMN, backend, f"ran {before}", "ran nothing",
                                    f"the baseline ran {before} case(s) on {backend}; this run ran none (every "
                                    "record unsupported or error)", isa))
+    flagged = {t.backend for t in lost}
+    levels_new: dict[str, list[str]] = {}
+    for backend, isa in ran_new:
+        levels_new.setdefault(backend, []).append(isa)
+    for backend in sorted({b for b, _ in ran_old} - flagged):
+        before = sum(n for (b, _), n in ran_old.items() if b == backend)
+        if not before or any(ran_new[(backend, isa)] for isa in levels_new.get(backend, [])):
+            continue
+        was = ", ".join(sorted(isa or "unknown" for (b, isa), n in ran_old.items() if b == backend and n))
+        here = sorted(levels_new.get(backend, []))
+        now = (f"ran none at ISA level {', '.join(i or 'unknown' for i in here)} (every record unsupported or "
+               "error)") if here else "has no record of it"
+        lost.append(Transition(COLUMN, backend, f"ran {before}", "ran nothing",
+                               f"the baseline ran {before} case(s) on {backend} at ISA level {was}; this run {now}",
+                               ",".join(here), baseline_isa=was))
     return lost
+
+
+def _ran(records: list[ResultRecord]) -> dict[tuple[str, str], int]:
+    """Cases run per column (backend, isa): every column with a record is there, with 0 when it ran none."""
+    ran: dict[tuple[str, str], int] = {}
+    for r in records:
+        ran[(r.backend, r.isa)] = ran.get((r.backend, r.isa), 0) + (r.status in RAN)
+    return ran

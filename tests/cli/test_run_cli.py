@@ -4,9 +4,11 @@ when not; the --cases form pytest cannot misread; a hint when nothing was collec
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
+from report_records import rec
 
 from conformance.cli import run
 
@@ -109,3 +111,110 @@ def test_an_unreadable_baseline_is_refused_before_pytest_starts(tmp_path: Path, 
     assert run.main(["--baseline", str(tmp_path / "old.jsonl"), "-o", str(tmp_path / "out")]) == 4
     assert "old.jsonl:1: not a result record" in capsys.readouterr().err
     assert run.main(["--baseline", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "out")]) == 4
+
+
+VENDOR = """\
+import os
+import conformance_reference as reference
+from conformance.backends.base import Backend, Support
+
+class Vendor(Backend):
+    name = "vendor"
+    broken = os.environ.get("VENDOR_BROKEN") == "1"  # today: another CPU class, where the library does not load
+    def isa_level(self):
+        return "avx2" if self.broken else "avx512_core_bf16"
+    def supports(self, case):
+        return Support.no("libvendor.so: cannot open shared object file") if self.broken else Support.yes()
+    def run(self, case, inputs):
+        return list(reference.evaluate(case.domain, case.op, case.version, inputs, case.attributes).outputs)
+"""
+
+SEVEN = "op: AveragePool\ndomain: ai.onnx\nversions: [22]\ndefaults:\n  attributes: {kernel_shape: [2, 2]}\n" \
+    "  inputs: {x: {shape: [1, 1, 4, 4], random: {seed: 1}}}\ncases:\n" + "".join(f"  - id: c{i}\n" for i in range(7))
+
+
+def test_a_backend_lost_on_a_runner_of_another_cpu_class_fails_the_gate(tmp_path: Path, monkeypatch, capfd):
+    """The probe: 7 passes at avx512_core_bf16 in the baseline; today, on an avx2 runner, the plugin's library does
+    not load (supports() says no): "7 new, 7 other level" and exit 0, for `run --baseline` and `report --baseline`."""
+    (tmp_path / "vendor_rl.py").write_text(VENDOR)
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "seven.yaml").write_text(SEVEN)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    monkeypatch.chdir(tmp_path)
+    argv = ["--backend=vendor_rl:Vendor", "--no-default-cases", f"--cases={tmp_path / 'cases'}",
+            "--no-default-expectations", "--isolation=none", "-n", "0", "--", "--no-reference"]
+    assert run.main([*argv[:-2], "-o", "old", *argv[-2:]]) == 0
+    capfd.readouterr()
+    monkeypatch.setenv("VENDOR_BROKEN", "1")
+    assert run.main([*argv[:-2], "-o", "new", "--baseline", "old/results.jsonl", *argv[-2:]]) == 1
+    out = capfd.readouterr().out
+    assert out.count("LOST COVERAGE") == 7 and "0 other level" in out and "0 new" in out
+    assert "passed at ISA level avx512_core_bf16 in the baseline; unsupported at avx2 here" in out
+    from conformance.cli.report import main as report
+
+    assert report(["new/results.jsonl", "--baseline", "old/results.jsonl", "-o", "rep", "--allow-failures"]) == 1
+    assert capfd.readouterr().out.count("LOST COVERAGE") == 7
+
+
+def test_an_output_folder_in_use_is_refused_naming_the_holder(one_case, tmp_path: Path, capsys):
+    """Two `conformance run -o same_dir` at once: one run's results.jsonl held the other's records. The second is
+    a usage error now, before it removes or writes anything."""
+    from conformance.plugin.runlock import FOLDER_LOCK, RunLock, results_lock_path
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.jsonl").write_text('{"meta": {"run": "theirs"}}\n')
+    for path in (out / FOLDER_LOCK, results_lock_path(out / "results.jsonl")):  # a run, or a plain pytest
+        lock = RunLock(path).acquire()
+        try:
+            assert run.main(one_case) == 4
+        finally:
+            lock.release()
+        err = capsys.readouterr().err
+        assert str(out) in err and f"pid {os.getpid()}" in err and "another" in err
+        assert (out / "results.jsonl").read_text() == '{"meta": {"run": "theirs"}}\n'  # untouched
+    assert not (out / FOLDER_LOCK).exists()  # released and removed
+
+
+def fake_pytest(write):
+    """A stand-in for the pytest process: ``write(run_id)`` does to the output folder what it would."""
+    def run_forwarding_signals(cmd, env):
+        (run_id,) = [a.split("=", 1)[1] for a in cmd if a.startswith("--run-id=")]
+        write(run_id)
+        return 0
+    return run_forwarding_signals
+
+
+def test_a_run_whose_results_file_is_another_runs_is_incomplete(one_case, tmp_path: Path, monkeypatch, capfd):
+    """A run that took `results.exists()` as proof printed another run's records as its own, exit 0."""
+    from conformance.records import write_records
+
+    out = tmp_path / "out"
+    theirs = rec("AveragePool", 22, "theirs", "float32", "onnxruntime", "pass")
+    mine = rec("AveragePool", 22, "mine", "float32", "onnxruntime", "pass")
+
+    def replaced(run_id):  # our pytest finished and merged; another run then wrote its own file here
+        write_records(out / "results.jsonl", [theirs], meta={"run": "another_run"})
+
+    monkeypatch.setattr(run, "run_forwarding_signals", fake_pytest(replaced))
+    assert run.main(one_case) == run.EXIT_INCOMPLETE
+    captured = capfd.readouterr()
+    assert "INCOMPLETE RUN: pytest exited with code 0, and the results file is not this run's (run id another_run" \
+        in captured.err
+    assert theirs.id not in captured.out
+
+    def killed(run_id):  # our pytest died after one record; the file there is another run's
+        write_records(out / "results.jsonl", [theirs], meta={"run": "another_run"})
+        write_records(out / f"results.jsonl.part-{run_id}-main", [mine], meta={"event": "start", "run": run_id})
+
+    monkeypatch.setattr(run, "run_forwarding_signals", fake_pytest(killed))
+    assert run.main(one_case) == run.EXIT_INCOMPLETE
+    output = capfd.readouterr().out
+    assert "INCOMPLETE RUN" in output and theirs.id not in (out / "results.jsonl").read_text()
+    assert "1 records" in output and mine.id in (out / "results.jsonl").read_text()
+
+    def own(run_id):  # the file our pytest wrote: a normal run
+        write_records(out / "results.jsonl", [mine], meta={"run": run_id})
+
+    monkeypatch.setattr(run, "run_forwarding_signals", fake_pytest(own))
+    assert run.main(one_case) == 0 and "INCOMPLETE" not in capfd.readouterr().out

@@ -175,3 +175,60 @@ def pytest_runtest_logreport(report):
     assert statuses(out) == {f"{c}[float32]": "pass" for c in ("a", "b", "ok", "c")}
     assert len([r for r in lines(out) if "id" in r]) == 4
     assert not list(pytester.path.glob("r.jsonl.part*"))
+
+
+def test_a_second_run_on_a_results_path_in_use_is_refused(scratch, pytester):
+    """Two pytest runs writing one results file: the second removed the first's parts and file, and their records
+    mixed. It is a usage error now, naming the file and the pid that holds it; the first's files stay."""
+    from conformance.plugin.runlock import RunLock, results_lock_path
+
+    scratch("ok")
+    out = pytester.path / "r.jsonl"
+    out.write_text('{"meta": {"run": "first"}}\n')
+    part = pytester.path / "r.jsonl.part-first-main"
+    part.write_text('{"meta": {"event": "start", "run": "first"}}\n')
+    lock = RunLock(results_lock_path(out)).acquire()
+    try:
+        result = run(pytester, f"--results={out}")
+    finally:
+        lock.release()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert f"--results={out}: another run is writing this results file (pid {os.getpid()}" in err
+    assert out.read_text() == '{"meta": {"run": "first"}}\n' and part.exists()
+
+
+def test_part_files_are_named_per_run_and_another_runs_never_mix_in(scratch, pytester):
+    """Two `-n 0` runs shared `results.jsonl.part-main`: each merged the other's records as its own. A part file
+    is named by its run's id now, and a run merges and removes only its own."""
+    scratch("ok")
+    out = pytester.path / "r.jsonl"
+    intruder = pytester.path / "r.jsonl.part-other-main"
+    pytester.makeconftest(f"""
+import json
+def pytest_runtest_logreport(report):
+    line = getattr(report, "conformance_record", None)
+    if line and "/a[" in json.loads(line)["id"]:  # mid-run, another run's process writes its own part
+        record = json.loads(line)
+        record["id"] = record["id"].replace("/a[", "/intruder[")
+        start = json.dumps({{"meta": {{"event": "start", "run": "other"}}}})
+        with open({str(intruder)!r}, "a") as part:
+            part.write(start + "\\n" + json.dumps(record) + "\\n")
+""")
+    result = run(pytester, f"--results={out}", "--run-id=mine")
+    result.assert_outcomes(passed=4)
+    assert statuses(out) == {f"{c}[float32]": "pass" for c in ("a", "b", "ok", "c")}
+    assert lines(out)[0]["meta"]["run"] == "mine"
+    assert intruder.exists() and not (pytester.path / "r.jsonl.part-mine-main").exists()
+    assert run(pytester, f"--results={out}", "--run-id=a-b").ret == pytest.ExitCode.USAGE_ERROR  # names files
+
+
+def test_a_killed_runs_part_file_carries_its_run_id(scratch, pytester):
+    scratch("kill")
+    result = run(pytester, f"--results={pytester.path / 'r.jsonl'}", "--run-id=k1")
+    assert result.ret == -signal.SIGKILL
+    (part,) = pytester.path.glob("r.jsonl.part-*")
+    assert part.name == "r.jsonl.part-k1-main" and lines(part)[0]["meta"]["run"] == "k1"
+    from conformance.plugin.runlock import RunLock
+
+    RunLock(pytester.path / "r.jsonl.lock").acquire().release()  # the kernel released the killed holder's lock

@@ -18,6 +18,8 @@ def pair(old: str, new: str, case: str = "c") -> tuple:
 
 GOOD = ["pass", "xfail", "unsupported", "erratum"]
 BAD = ["fail", "error", "crash", "timeout", "xpass"]
+#: a case the backend passes in both runs: a single record's move is judged as such, not as its column's loss
+STEADY = rec("MaxPool", 22, "steady", "float32", "openvino", "pass")
 
 
 @pytest.mark.parametrize("old", GOOD)
@@ -33,7 +35,7 @@ def test_every_good_to_bad_move_is_a_regression(old: str, new: str) -> None:
 @pytest.mark.parametrize("new", GOOD)
 def test_every_bad_to_good_move_is_a_fix(old: str, new: str) -> None:
     o, n = pair(old, new)
-    diff = compare([n], [o])
+    diff = compare([n, STEADY], [o, STEADY])
     assert [(t.old, t.new) for t in diff.fixes] == [(old, new)]
     assert diff.exit_code == 0 and not diff.regressions
 
@@ -44,7 +46,7 @@ def test_every_bad_to_good_move_is_a_fix(old: str, new: str) -> None:
 )
 def test_moves_within_a_side_are_changes(old: str, new: str) -> None:
     o, n = pair(old, new)
-    diff = compare([n], [o])
+    diff = compare([n, STEADY], [o, STEADY])
     assert [(t.old, t.new) for t in diff.changes] == [(old, new)]
     assert diff.exit_code == 0
 
@@ -191,9 +193,12 @@ def test_a_record_is_compared_only_at_its_own_isa_level() -> None:
     at = lambda r, level: dataclasses.replace(r, isa=level)  # noqa: E731
     same = compare([at(new, "avx512_core_bf16")], [at(old, "avx512_core_bf16")])
     assert [(t.id, t.isa) for t in same.regressions] == [(old.id, "avx512_core_bf16")]
-    other = compare([at(new, "avx512_core_bf16")], [at(old, "avx2")])
+    # the backend still runs cases here (STEADY): only the record's own move is in question
+    other = compare([at(new, "avx512_core_bf16"), at(STEADY, "avx512_core_bf16")],
+                    [at(old, "avx2"), at(STEADY, "avx2")])
     assert other.regressions == [] and other.exit_code == 0
-    assert [t.isa for t in other.other_level] == ["avx2"] and [t.new for t in other.new] == ["error"]
+    assert [(t.id, t.isa) for t in other.other_level] == [(old.id, "avx2"), (STEADY.id, "avx2")]
+    assert [(t.id, t.new) for t in other.new] == [(old.id, "error"), (STEADY.id, "pass")]
     # an ISA column is compared with the same column of the baseline
     axis = compare([dataclasses.replace(at(new, "avx2"), backend="openvino@avx2"), at(old, "avx512_core_bf16")],
                    [dataclasses.replace(at(old, "avx2"), backend="openvino@avx2"), at(old, "avx512_core_bf16")])
@@ -212,3 +217,91 @@ def test_a_backend_gone_from_every_level_is_still_missing() -> None:
     diff = compare([dataclasses.replace(other, isa="avx2", backend="onnxruntime")],
                    [dataclasses.replace(old, isa="avx2")])
     assert [(t.backend, t.new) for t in diff.regressions if t.id == old.id] == [("openvino", None)]
+
+
+def vendor(case: str, status: str, isa: str, **kw) -> object:
+    return dataclasses.replace(rec("AveragePool", 22, case, "float32", "vendor", status, **kw), isa=isa)
+
+
+CASES = [f"c{i}" for i in range(7)]
+
+
+def test_a_plugin_whose_library_fails_on_another_cpu_class_loses_its_coverage(tmp_path: Path) -> None:
+    """The probe: 7 passes at avx512_core_bf16, today the library does not load on an avx2 runner (supports() says
+    no): "7 new, 7 other level", exit 0 -- a runner of another CPU class passed the gate running nothing."""
+    old = [vendor(c, "pass", "avx512_core_bf16") for c in CASES]
+    new = [vendor(c, "unsupported", "avx2", reason="libvendor.so: cannot open shared object file") for c in CASES]
+    diff = compare(new, old)
+    assert [(t.id, t.old, t.new, t.isa, t.baseline_isa) for t in diff.regressions] == [
+        (r.id, "pass", "unsupported", "avx2", "avx512_core_bf16") for r in old]
+    assert all(t.lost_coverage for t in diff.regressions) and diff.exit_code == 1
+    assert "passed at ISA level avx512_core_bf16" in diff.regressions[0].reason
+    assert "libvendor.so" in diff.regressions[0].reason
+    assert not diff.new and not diff.other_level  # each pair is one regression, not "new" plus "other level"
+    write_records(tmp_path / "old.jsonl", old)
+    write_records(tmp_path / "new.jsonl", new)
+    summary = build_reports([tmp_path / "new.jsonl"], tmp_path / "out", baseline=[tmp_path / "old.jsonl"])
+    assert summary.regression_code == 1 and summary.text().count("LOST COVERAGE") == 7
+    # with no records at all (the plugin emitted none) the passes are missing: regressions as before
+    assert len(compare([rec("MaxPool", 22, "x", "float32", "onnxruntime", "pass")], old).regressions) == 7
+
+
+@pytest.mark.parametrize("before", ["xfail", "fail", "crash"])
+def test_a_backend_that_ran_cases_at_one_level_and_none_at_another_is_a_lost_column(before: str) -> None:
+    """No item passed in the baseline (nothing to lose one by one), yet the backend ran cases there: running none
+    today, at whatever level, is a regression of its own; known failures turning unsupported are not fixes."""
+    old = [vendor(c, before, "avx512_core_bf16") for c in CASES]
+    new = [vendor(c, "unsupported", "avx2", reason="supports() said no") for c in CASES]
+    diff = compare(new, old)
+    (column,) = [t for t in diff.regressions if t.lost_coverage]
+    assert (column.id, column.backend, column.isa, column.baseline_isa) == (
+        "(every case)", "vendor", "avx2", "avx512_core_bf16")
+    assert "ran 7 case(s) on vendor at ISA level avx512_core_bf16" in column.reason and diff.exit_code == 1
+    # no record of the backend at all: an xfail is missing (a regression already), a failure only "removed"
+    gone = compare([rec("MaxPool", 22, "x", "float32", "onnxruntime", "pass")], old)
+    assert gone.exit_code == 1 and {t.backend for t in gone.regressions} == {"vendor"}
+    if before != "xfail":
+        assert [(t.id, t.backend) for t in gone.regressions] == [("(every case)", "vendor")]
+        assert "has no record of it" in gone.regressions[0].reason
+    assert compare(new, old, partial=True).regressions == []  # a -k run may select only what it skips
+    assert compare(new, new).regressions == []  # ran nothing before either
+
+
+def test_the_same_level_column_counts_known_failures_as_run() -> None:
+    old = [vendor(c, "fail", "avx2") for c in CASES]
+    new = [vendor(c, "unsupported", "avx2") for c in CASES]
+    diff = compare(new, old)
+    assert [(t.id, t.isa) for t in diff.regressions] == [("(every case)", "avx2")]
+    assert len(diff.fixes) == 7  # each record on its own is still a fix; the column's loss is what fails
+
+
+def test_an_item_passed_at_one_level_and_only_unsupported_at_another_is_lost_coverage() -> None:
+    """The backend still runs other cases at the new level: the one it stopped running is lost all the same."""
+    old = [vendor("a", "pass", "avx512_core"), vendor("b", "pass", "avx512_core")]
+    new = [vendor("a", "pass", "avx2"), vendor("b", "unsupported", "avx2", reason="no kernel")]
+    diff = compare(new, old)
+    assert [(t.id, t.old, t.new, t.baseline_isa) for t in diff.regressions] == [
+        (old[1].id, "pass", "unsupported", "avx512_core")]
+    assert [t.id for t in diff.other_level] == [old[0].id] and [t.id for t in diff.new] == [new[0].id]
+    # a runnable outcome at the other level is not compared: pass -> fail across CPU classes is not a regression
+    fails = compare([new[0], vendor("b", "fail", "avx2")], old)
+    assert fails.regressions == [] and [t.id for t in fails.new_failing] == [old[1].id]
+
+
+def test_a_level_the_baseline_also_had_is_compared_there_like_with_like() -> None:
+    """A baseline of two CPU classes: an item unsupported at avx2 in it too is explained by the level, not lost."""
+    old = [vendor("b", "pass", "avx512_core_bf16"), vendor("b", "unsupported", "avx2"),
+           vendor("a", "pass", "avx512_core_bf16"), vendor("a", "pass", "avx2")]
+    new = [vendor("b", "unsupported", "avx2"), vendor("a", "pass", "avx2")]
+    diff = compare(new, old)
+    assert diff.regressions == [] and diff.unchanged == 2 and len(diff.other_level) == 2
+
+
+def test_an_item_missing_at_every_level_is_missing_though_its_backend_ran_elsewhere() -> None:
+    """"other level" means the item ran here at another level; an item this run has at no level at all is
+    missing, as at the same level."""
+    old = [vendor("a", "pass", "avx512_core"), vendor("gone", "pass", "avx512_core")]
+    new = [vendor("a", "pass", "avx2")]
+    diff = compare(new, old)
+    assert [(t.id, t.new) for t in diff.regressions] == [(old[1].id, None)]
+    assert [t.id for t in compare(new, old, partial=True).not_run] == [old[1].id]
