@@ -68,7 +68,7 @@ def main(argv: list[str]) -> int:
     else:
         write_file(args.file, kept, header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review TODOs.")
     print(f"{args.file}: {len(added)} added, {len(dropped)} dropped (fixed), {len(kept)} entries")
-    from conformance.report.matrix import printable  # keys come from a results file: escaped for the terminal
+    from conformance.terminal import printable  # keys come from a results file: escaped for the terminal
 
     for key in added:
         print(f"  + {printable(key)}")

@@ -11,6 +11,7 @@ from typing import TextIO
 from conformance.backends.base import Backend
 from conformance.fuzz.engine import Finding, FuzzConfig, FuzzReport, fuzz
 from conformance.fuzz.writer import write
+from conformance.terminal import printable
 
 #: Backends that may abort the whole process on some inputs (docs/backends-onednn.md; OpenVINO EP: SIGFPE on a
 #: zero stride): never fuzzed without isolation.
@@ -106,7 +107,9 @@ class Progress:
     def __call__(self, report: FuzzReport, finding: Finding | None) -> None:
         if finding is not None:
             self._end_line()
-            print(f"finding: {finding.signature}: {finding.reason[:160]}", file=self.out, flush=True)
+            # the reason is the backend's own text: escapes shown, never obeyed
+            print(f"finding: {printable(finding.signature)}: {printable(finding.reason[:160])}", file=self.out,
+                  flush=True)
         now = self.clock()
         if now - self.last < (0.2 if self.tty else self.interval):
             return
@@ -178,6 +181,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{report.cases} cases in {report.elapsed_s} s on {report.backend}: {len(report.findings)} finding(s)"
           + (" (time budget reached)" if report.stopped_by_time else ""))
     for finding in report.findings:
-        print(f"  {finding.signature}  x{finding.occurrences}: {finding.reason[:160]}")
+        print(f"  {printable(finding.signature)}  x{finding.occurrences}: {printable(finding.reason[:160])}")
     print(f"summary: {summary}" + (f"\ncases: {cases_path}" if cases_path else ""))
     return 1 if report.findings else 0

@@ -78,3 +78,12 @@ def test_sane_budgets_still_parse():
     args = parser().parse_args(["--op", "AveragePool", "--domain", "ai.onnx", "--version", "22", "--backend", "x",
                                 "--budget", "1", "--time-budget", "0.5", "--max-shrink", "0", "--case-timeout", "0"])
     assert (args.budget, args.time_budget, args.max_shrink, args.case_timeout) == (1, 0.5, 0, 0.0)
+
+
+def test_a_findings_reason_is_printed_escaped():
+    out = io.StringIO()
+    progress = Progress(FuzzConfig(domain="ai.onnx", op="AveragePool", version=22, budget=5), out=out)
+    finding = _Finding()
+    finding.reason = "runtime said \x1b[2J\x1b]0;title\x07"  # the backend's own text
+    progress(_Report(1, 1, 0.1), finding)
+    assert out.getvalue().endswith("runtime said \\x1b[2J\\x1b]0;title\\x07\n") and "\x1b" not in out.getvalue()
