@@ -13,6 +13,7 @@ from conformance import machine
 from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
 from conformance.records import base_backend, read_records
 from conformance.rejudge import outcome_of
+from conformance.report.merge import results_budget
 
 TODO = "TODO: triage — new divergence found by `conformance expectations update`"
 
@@ -56,9 +57,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--results", type=Path, action="append", required=True, help="result file(s) of a run")
     parser.add_argument("--backend", help="only records of this backend (default: all in the results)")
     args = parser.parse_args(argv)
+    from conformance.suite import guards
+
+    if guards.ENV_ERRORS:  # e.g. CONFORMANCE_MAX_RESULTS_BYTES=abc: said, not silently replaced by the default
+        print("conformance expectations: " + "; ".join(guards.ENV_ERRORS), file=sys.stderr)
+        return 2
     try:
         entries = load_file(args.file) if args.file.exists() else []
-        records = [r for path in args.results for r in read_records(path)]
+        budget = results_budget()  # every record is held: the same size limit as a report's
+        records = [r for path in args.results for r in read_records(path, budget=budget)]
     except (ExpectationsError, ValueError, OSError) as exc:  # unreadable input: exit 2, never a traceback
         print(f"conformance expectations: {exc}", file=sys.stderr)
         return 2
