@@ -29,7 +29,7 @@ def _load(target: str) -> Callable[[list[str]], int]:
 
 #: Exit status when the reader of our output went away (``conformance list | head -1``): 128 + SIGPIPE, what a
 #: shell reports for ``cat``, ``grep`` or ``yes`` in the same place, so ``set -o pipefail`` scripts see the same.
-EXIT_BROKEN_PIPE = 141
+EXIT_BROKEN_PIPE = 141  # also cli/run.py's, which finishes the run first
 
 
 def main(argv: list[str] | None = None) -> int:

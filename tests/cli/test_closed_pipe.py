@@ -35,3 +35,17 @@ def test_conformance_list_into_head_says_nothing_on_stderr():
     stderr = proc.stderr.read().decode() if proc.stderr else ""
     assert proc.wait() == cli.EXIT_BROKEN_PIPE, stderr
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr and "Exception ignored" not in stderr
+
+
+def test_conformance_run_finishes_when_its_reader_goes_away(monkeypatch):
+    # `conformance run | head`: pytest's output passes through us; once the pipe is closed the rest is drained, so
+    # pytest is not killed by the pipe before writing its results (the run and its reports complete)
+    from conformance.cli import run
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    chatty = [sys.executable, "-c", "import sys\nfor i in range(2000): print('line', i)\nsys.exit(3)"]
+    with open(write_end, "w", encoding="utf-8") as closed:
+        monkeypatch.setattr(sys, "stdout", closed)
+        assert run.run_forwarding_signals(chatty, dict(os.environ)) == (3, True)  # its own exit code, not a crash
+        print("the summary after the run", file=closed, flush=True)  # /dev/null now: no BrokenPipeError
