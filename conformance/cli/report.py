@@ -38,12 +38,12 @@ def main(argv: list[str]) -> int:
     if missing:
         print(f"conformance report: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
+    from conformance.report import build_reports, format_terminal_matrix  # reads CONFORMANCE_MAX_RESULTS_BYTES
     from conformance.suite import guards
 
     if guards.ENV_ERRORS:  # e.g. CONFORMANCE_MAX_RESULTS_BYTES=abc: said, not silently replaced by the default
         print("conformance report: " + "; ".join(guards.ENV_ERRORS), file=sys.stderr)
         return 2
-    from conformance.report import build_reports, format_terminal_matrix
 
     try:
         transform = _rejudger(args) if args.rejudge else None

@@ -4,6 +4,9 @@ a limit the report is refused with a message naming it, exit 2, before anything 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +70,11 @@ def test_a_huge_machine_file_is_refused(tmp_path: Path, results: Path, cpu: Path
     monkeypatch.setattr(report, "MAX_MACHINE_CHARS", len(CPUINFO) - 1)
     assert report.main([str(results), "--rejudge", "--machine", str(cpu), "-o", str(tmp_path / "a")]) == 2
     assert f"{cpu}: larger than {len(CPUINFO) - 1} characters" in capsys.readouterr().err
+
+
+def test_a_limit_that_is_not_a_positive_integer_is_a_usage_error(tmp_path: Path, results: Path):
+    env = {**os.environ, "CONFORMANCE_MAX_RESULTS_BYTES": "lots"}  # read at import: a fresh interpreter
+    done = subprocess.run([sys.executable, "-m", "conformance.cli.main", "report", str(results), "-o",
+                           str(tmp_path / "a")], capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and "CONFORMANCE_MAX_RESULTS_BYTES='lots': not a positive integer" in done.stderr
+    assert not (tmp_path / "a").exists()
