@@ -6,6 +6,7 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from conformance.backends.base import Backend
@@ -19,7 +20,7 @@ NATIVE_ABORTING = ("onednn", "onednn-current", "onnxruntime-openvino")
 DEFAULT_BUDGET = 200
 
 
-def count(minimum: int):  # noqa: ANN201 - an argparse type
+def count(minimum: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum`` (``--budget -5`` ran nothing and exited 0)."""
 
     def parse(text: str) -> int:
@@ -34,7 +35,7 @@ def count(minimum: int):  # noqa: ANN201 - an argparse type
     return parse
 
 
-def seconds(zero: str = ""):  # noqa: ANN201 - an argparse type
+def seconds(zero: str = "") -> Callable[[str], float]:
     """An argparse type: finite seconds above 0 (``nan`` never ended the run, ``-1`` ran nothing); ``zero``: what
     an explicit 0 means, when it is allowed."""
 
