@@ -134,7 +134,8 @@ class Meter:
         if rss is None:
             return  # gone: the caller finds out how
         now = time.monotonic()
-        if now - self.looked >= self.interval:
+        if now - self.looked >= self.interval or (self.family and rss + self.family > limit):
+            # a look that would kill on the descendants' figure is taken afresh: they may have ended since
             self.looked = now
             self.family = sum(resident(child) or 0 for child in descendants(self.pid))
         if rss + self.family > limit:

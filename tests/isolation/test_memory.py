@@ -55,6 +55,13 @@ def test_descendants_reach_grandchildren():
         parent.communicate(b"")
 
 
+def test_a_stale_figure_of_ended_children_never_kills():
+    meter = memory.Meter(os.getpid(), interval=3600.0)  # no look due for an hour
+    meter.looked, meter.family = float("inf"), 64 << 30  # children that held 64 GiB and have ended since
+    meter.check(16 << 30)  # over only on the old figure: looked at again, and this process has no such children
+    assert meter.family < 16 << 30
+
+
 def test_zero_means_no_limit_and_the_default_is_4_gib(monkeypatch):
     monkeypatch.delenv(memory.ENV, raising=False)
     assert isolation.IsolatedBackend("x", 1.0).memory_limit == 4 << 30
