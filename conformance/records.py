@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 STATUSES = ("pass", "fail", "error", "crash", "timeout", "unsupported", "xfail", "xpass", "erratum")
 #: Statuses that make a run red (an ``xpass`` is an unexpected pass: strict xfail).
@@ -223,18 +223,41 @@ def write_records(path: Path, records: Iterable[ResultRecord], meta: dict[str, A
             out.write(text(record) + "\n")
 
 
+class Budget:
+    """How much result text one reader takes in before it refuses: a report holds every record it reads (~4 bytes of
+    memory per byte of JSON), so a 3 GB results file was a MemoryError after minutes. ``setting`` names the knob
+    that raises the limit. Lines are read at most ``left + 1`` characters at a time: one endless line (no newline)
+    costs no more than the limit either."""
+
+    def __init__(self, limit: int, setting: str = "") -> None:
+        self.limit, self.left, self.setting = limit, limit, setting
+
+    def lines(self, src: IO[str], path: Path) -> Iterator[str]:
+        while line := src.readline(self.left + 1):
+            self.left -= len(line)
+            if self.left < 0:
+                knob = f" ({self.setting} raises it)" if self.setting else ""
+                raise ValueError(f"{path}: the result files read together exceed the size limit of {self.limit} "
+                                 f"bytes{knob}: refused before they exhaust memory; report on fewer files")
+            yield line
+
+
 def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
-                 torn: list[str] | None = None, known: Container[str] = ()) -> Iterator[ResultRecord]:
+                 torn: list[str] | None = None, known: Container[str] = (),
+                 budget: Budget | None = None) -> Iterator[ResultRecord]:
     """Read a JSON-lines file; a malformed line raises ValueError naming file and line.
 
     ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise. With a ``torn`` list
     (part files), a last line cut short by a kill (no newline, not JSON) is skipped and named (``FILE:LINE``) in it.
     A line in ``known`` (its exact text, without the newline) is skipped: the caller has that record already.
+    ``budget``: the size limit shared by the files a reader takes in (none: the run's own part files, which the
+    harness wrote itself and must never drop a record of).
     """
     try:
         opener = gzip.open if str(path).endswith(".gz") else open  # results kept compressed (other machines' runs)
         with opener(Path(path), "rt", encoding="utf-8") as src:
-            for number, line in enumerate(src, 1):
+            lines = src if budget is None else budget.lines(src, Path(path))
+            for number, line in enumerate(lines, 1):
                 if not line.strip() or (known and line.rstrip("\n") in known):
                     continue
                 try:

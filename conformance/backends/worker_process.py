@@ -60,6 +60,7 @@ class WorkerProcess:
             os.close(req_r)
             os.close(resp_w)
         os.set_blocking(self.req, False)
+        self.meter = memory.Meter(self.proc.pid)  # the worker and whatever processes it starts
 
     def _forked(self, server: ForkServer | None, req_r: int, resp_w: int) -> ForkedProcess | None:
         """A worker forked from the column's server (same env, fds, session); None: spawn one instead."""
@@ -92,7 +93,7 @@ class WorkerProcess:
 
     def _wait(self, fd: int, for_write: bool, deadline: float) -> None:
         while True:  # memory on every wait, also the one for an answer already sent: its case took it over
-            memory.check(self.proc.pid, self.memory_limit)
+            self.meter.check(self.memory_limit)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise Late

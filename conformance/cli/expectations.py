@@ -4,6 +4,8 @@ a run — new failures are added with a TODO reason, fixed ones (now passing) ar
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from conformance import machine
 from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
 from conformance.records import base_backend, read_records
 from conformance.rejudge import outcome_of
+from conformance.report.merge import results_budget
 
 TODO = "TODO: triage — new divergence found by `conformance expectations update`"
 
@@ -56,19 +59,30 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--results", type=Path, action="append", required=True, help="result file(s) of a run")
     parser.add_argument("--backend", help="only records of this backend (default: all in the results)")
     args = parser.parse_args(argv)
+    from conformance.suite import guards
+
+    if guards.ENV_ERRORS:  # e.g. CONFORMANCE_MAX_RESULTS_BYTES=abc: said, not silently replaced by the default
+        print("conformance expectations: " + "; ".join(guards.ENV_ERRORS), file=sys.stderr)
+        return 2
     try:
         entries = load_file(args.file) if args.file.exists() else []
-        records = [r for path in args.results for r in read_records(path)]
+        budget = results_budget()  # every record is held: the same size limit as a report's
+        records = [r for path in args.results for r in read_records(path, budget=budget)]
     except (ExpectationsError, ValueError, OSError) as exc:  # unreadable input: exit 2, never a traceback
         print(f"conformance expectations: {exc}", file=sys.stderr)
         return 2
     kept, added, dropped = update(entries, records, args.backend)
-    if args.file.exists():
-        edit_in_place(args.file, entries, kept)
-    else:
-        write_file(args.file, kept, header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review TODOs.")
+    try:
+        if args.file.exists():
+            edit_in_place(args.file, entries, kept)
+        else:
+            write_file(args.file, kept,
+                       header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review TODOs.")
+    except (ExpectationsError, OSError) as exc:  # a layout the editor cannot keep valid: the file stays as it was
+        print(f"conformance expectations: {exc}", file=sys.stderr)
+        return 2
     print(f"{args.file}: {len(added)} added, {len(dropped)} dropped (fixed), {len(kept)} entries")
-    from conformance.report.matrix import printable  # keys come from a results file: escaped for the terminal
+    from conformance.terminal import printable  # keys come from a results file: escaped for the terminal
 
     for key in added:
         print(f"  + {printable(key)}")
@@ -78,21 +92,84 @@ def main(argv: list[str]) -> int:
 
 
 def edit_in_place(path: Path, before: list[Entry], after: list[Entry]) -> None:
-    """Drop the text of removed entries and append new ones: comments and untouched entries stay byte for byte
-    (nothing changed: the file is not even rewritten)."""
+    """Drop the text of removed entries and add new ones after the last entry, indented like the file's own
+    entries (the docs indent them under ``entries:``): comments, other keys and untouched entries stay byte for
+    byte (nothing changed: the file is not even rewritten). What would be written is read back first and must
+    give exactly ``after`` (ExpectationsError otherwise, the file left as it was)."""
     survivors = {id(e) for e in after}
     new = [e for e in after if not e.line]  # entries read from the file carry their line
     if all(id(e) in survivors for e in before) and not new:
         return
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    old_text = path.read_text(encoding="utf-8")
+    lines = old_text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    dash, end = _sequence_layout(lines, before)
     starts = [e.line for e in before]
     drop: set[int] = set()
     for index, entry in enumerate(before):
         if id(entry) not in survivors:
-            end = starts[index + 1] - 1 if index + 1 < len(starts) else len(lines)
-            drop.update(range(entry.line - 1, end))
-    text = "".join(line for number, line in enumerate(lines) if number not in drop)
+            drop.update(range(entry.line - 1, starts[index + 1] - 1 if index + 1 < len(starts) else end))
     if new:
         body = yaml.safe_dump([e.to_yaml() for e in new], sort_keys=False, width=120, allow_unicode=True)
-        text = text.rstrip("\n") + "\n" + ("entries:\n" if not before and "entries:" not in text else "") + body
-    path.write_text(text, encoding="utf-8")
+        body = "".join(" " * dash + line for line in body.splitlines(keepends=True))
+        if not before:
+            end = _entries_key(lines)
+        lines.insert(end, body)  # after the last entry's text, before whatever follows the list
+    _replace_checked(path, "".join(line for number, line in enumerate(lines) if number not in drop), old_text,
+                     after)
+
+
+def _sequence_layout(lines: list[str], before: list[Entry]) -> tuple[int, int]:
+    """(the column of the entries' dashes, the index of the line after the last entry's text). Without entries:
+    the docs' style, two spaces under ``entries:``."""
+    if not before:
+        return 2, len(lines)
+    first = re.match(r"( *)- ", lines[before[0].line - 1])
+    dash = len(first.group(1)) if first else 0  # another layout: the read-back check below refuses it
+    end = before[-1].line  # the last entry's text runs on while lines are indented deeper than its dash
+    for number in range(before[-1].line, len(lines)):
+        text = lines[number]
+        if text.strip() and not text.lstrip().startswith("#"):
+            if len(text) - len(text.lstrip(" ")) <= dash:
+                break
+            end = number + 1
+    return dash, end
+
+
+def _entries_key(lines: list[str]) -> int:
+    """Where new entries go in a file without any: after ``entries:`` (``entries: []`` made a block key), or at
+    the end under a new ``entries:`` key."""
+    for number, text in enumerate(lines):
+        if re.match(r"entries:\s*(\[\s*\])?\s*(#.*)?$", text):
+            lines[number] = re.sub(r"\[\s*\]", "", text, count=1)
+            return number + 1
+    lines.append("entries:\n")
+    return len(lines)
+
+
+def _replace_checked(path: Path, text: str, old_text: str, after: list[Entry]) -> None:
+    """Write ``text`` beside ``path``, read it back, and only then replace ``path``: the written file must be valid
+    YAML giving exactly ``after``, every other key as it was."""
+    from conformance.suite.loader import CaseFileError, parse_yaml
+
+    scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        scratch.write_text(text, encoding="utf-8")
+        problem = ""
+        try:
+            got = [e.to_yaml() for e in load_file(scratch)]
+            others = [{k: v for k, v in (d or {}).items() if k != "entries"}
+                      for d in (parse_yaml(t, str(path))[0] for t in (text, old_text))]
+            if got != [e.to_yaml() for e in after] or others[0] != others[1]:
+                problem = "it would not read back as the same entries"
+        except (ExpectationsError, CaseFileError) as exc:
+            problem = f"it would not be valid ({exc})"
+        if problem:
+            wanted = yaml.safe_dump([e.to_yaml() for e in after if not e.line], sort_keys=False, width=120,
+                                    allow_unicode=True)
+            raise ExpectationsError(f"{path}: left unchanged: {problem}; its layout is one this update cannot edit. "
+                                    f"Entries to add by hand:\n{wanted}")
+        os.replace(scratch, path)
+    finally:
+        scratch.unlink(missing_ok=True)

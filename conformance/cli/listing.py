@@ -71,12 +71,13 @@ def backends_main(argv: list[str]) -> int:
     from conformance.backends.base import optional
     from conformance.machine import this_machine
     from conformance.plugin.isa_axis import cap_env
+    from conformance.terminal import printable
 
     host = this_machine()
     print(f"machine: {host.label()}; kernel features: {' '.join(host.features) or '-'}")
     for entry in installed.available():
         if entry.error:
-            print(f"{entry.name:<20} not installed   {entry.error.splitlines()[0][:100]}")
+            print(f"{entry.name:<20} not installed   {printable(entry.error.splitlines()[0][:100])}")
             continue
         # third-party and native backends answer from a worker: a plugin that crashes here costs its line only
         backend = isolation.wrap(None, entry.name, "auto", installed.PROBE_TIMEOUT,
@@ -89,10 +90,11 @@ def backends_main(argv: list[str]) -> int:
             caps = isa + "; ".join(f"{k}: {', '.join(map(str, v))}"
                                    for k, v in optional(backend, "capabilities")().items())
         except Exception as exc:
-            print(f"{entry.name:<20} not usable      {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
+            print(f"{entry.name:<20} not usable      {type(exc).__name__}: "
+                  f"{printable((str(exc).splitlines() or [''])[0][:100])}")
             continue
         finally:
             if isinstance(backend, isolation.IsolatedBackend):
                 backend.close()
-        print(f"{entry.name:<20} {version:<28} {caps}")
+        print(f"{entry.name:<20} {printable(str(version)):<28} {printable(caps)}")  # a plugin's own texts
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 
@@ -27,7 +28,30 @@ def _load(target: str) -> Callable[[list[str]], int]:
     return getattr(importlib.import_module(module), function)
 
 
+#: Exit status when the reader of our output went away (``conformance list | head -1``): 128 + SIGPIPE, what a
+#: shell reports for ``cat``, ``grep`` or ``yes`` in the same place, so ``set -o pipefail`` scripts see the same.
+EXIT_BROKEN_PIPE = 141  # also cli/run.py's, which finishes the run first
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; output to a closed pipe ends it quietly (``EXIT_BROKEN_PIPE``), never a traceback."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # inside the try: buffered lines written only now meet the closed pipe here
+    except BrokenPipeError:
+        # the interpreter flushes stdout again at exit and would print "Exception ignored ... BrokenPipeError":
+        # point the descriptor at /dev/null so that last flush has somewhere to go
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # a stdout without a descriptor (embedded, captured): nothing to flush
+            pass
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="conformance", description="Operator conformance test harness.")
     summary = "; ".join(f"{k}: {v[1]}" for k, v in COMMANDS.items())

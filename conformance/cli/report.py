@@ -10,6 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
+#: The largest ``--machine`` file read: /proc/cpuinfo of a 1,000-core machine is ~2 MB.
+MAX_MACHINE_CHARS = 16 << 20
+
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="conformance report", description=__doc__)
@@ -35,7 +38,12 @@ def main(argv: list[str]) -> int:
     if missing:
         print(f"conformance report: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
-    from conformance.report import build_reports, format_terminal_matrix
+    from conformance.report import build_reports, format_terminal_matrix  # reads CONFORMANCE_MAX_RESULTS_BYTES
+    from conformance.suite import guards
+
+    if guards.ENV_ERRORS:  # e.g. CONFORMANCE_MAX_RESULTS_BYTES=abc: said, not silently replaced by the default
+        print("conformance report: " + "; ".join(guards.ENV_ERRORS), file=sys.stderr)
+        return 2
 
     try:
         transform = _rejudger(args) if args.rejudge else None
@@ -74,7 +82,12 @@ def _rejudger(args: argparse.Namespace):  # noqa: ANN202 - a build_reports trans
 
     host = None
     if args.machine:
-        host = machine.from_text(args.machine.read_text(encoding="utf-8", errors="replace"))
+        with args.machine.open(encoding="utf-8", errors="replace") as text:
+            flags = text.read(MAX_MACHINE_CHARS + 1)  # a cpuinfo of 1,000 cores is ~2 MB; never a whole huge file
+        if len(flags) > MAX_MACHINE_CHARS:
+            raise ValueError(f"{args.machine}: larger than {MAX_MACHINE_CHARS} characters: not the CPU flags of a "
+                             "machine (/proc/cpuinfo or lscpu text)")
+        host = machine.from_text(flags)
         if not host.isa:
             raise ValueError(f"{args.machine}: no x86-64 CPU flags found (a 'flags' line of /proc/cpuinfo or lscpu)")
     return rejudger(expectations, host, isa_independent)

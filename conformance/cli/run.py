@@ -14,6 +14,8 @@ from typing import IO
 
 #: exit code of a run that did not finish (interrupted, or pytest died before writing its results)
 EXIT_INCOMPLETE = 3
+#: the reader of our output went away (``conformance run | head``): the run still finished (cli/main.py)
+EXIT_BROKEN_PIPE = 141
 
 
 def workers(requested: str) -> str:
@@ -141,7 +143,7 @@ def _run(args: argparse.Namespace, out: Path) -> int:
     cmd = build_pytest_args(args, results, run_id)
     print("+ " + " ".join(cmd), flush=True)
     start = time.monotonic()
-    code = run_forwarding_signals(cmd, {**os.environ, "PYTHONUNBUFFERED": "1"})
+    code, gone = run_forwarding_signals(cmd, {**os.environ, "PYTHONUNBUFFERED": "1"})
     incomplete = False
     owner = results_run_id(results) if results.exists() else None
     if owner != run_id:  # no file, or not the one our pytest wrote: its records are not this run's to report
@@ -156,7 +158,7 @@ def _run(args: argparse.Namespace, out: Path) -> int:
             # no report to carry the INCOMPLETE RUN note: the line says it (a log grep for it must find it)
             print(f"conformance run: INCOMPLETE RUN: {why}, and no process of this run finished a record",
                   file=sys.stderr)
-            return code or EXIT_INCOMPLETE
+            return EXIT_BROKEN_PIPE if gone else code or EXIT_INCOMPLETE
         print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
         incomplete = True
     from conformance.report import build_reports, format_terminal_matrix
@@ -168,16 +170,27 @@ def _run(args: argparse.Namespace, out: Path) -> int:
     print()
     print(summary.text(), end="")
     print(f"elapsed: {time.monotonic() - start:.0f} s")
+    if gone:  # the reports are written; the reader of our output left early (`| head`): as any command, 141
+        return EXIT_BROKEN_PIPE
     if incomplete:
         return code or EXIT_INCOMPLETE  # exit 0 without a results file is never a pass
     return code or summary.regression_code
 
 
-def run_forwarding_signals(cmd: list[str], env: dict[str, str], stdout: IO[str] | None = None) -> int:
+def run_forwarding_signals(cmd: list[str], env: dict[str, str], stdout: IO[str] | None = None) -> tuple[int, bool]:
     """Run pytest; SIGINT/SIGTERM given to us go to pytest as SIGINT (pytest then stops, writes the results of
-    what ran and exits), and we wait for it instead of dying first. A third signal kills it. ``stdout``: where
-    its output goes (default: ours)."""
-    proc = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.STDOUT if stdout else None)
+    what ran and exits), and we wait for it instead of dying first. A third signal kills it.
+
+    ``stdout`` given (a log file): pytest's output and errors go there. Otherwise, on a terminal pytest writes to it
+    directly (its bar redraws in place); elsewhere its output passes through us: piped into a reader that stops
+    early (``conformance run | head``), pytest would die of the closed pipe before writing any result; instead the
+    rest of its output goes to /dev/null and the run and its reports complete.
+    Returns (pytest's exit code, whether the reader of our output went away)."""
+    relay = stdout is None and not sys.stdout.isatty()
+    if relay:
+        sys.stdout.flush()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE if relay else stdout,
+                            stderr=subprocess.STDOUT if stdout is not None else None)
     received: list[int] = []
 
     def forward(signum: int, _frame: object) -> None:
@@ -186,12 +199,38 @@ def run_forwarding_signals(cmd: list[str], env: dict[str, str], stdout: IO[str] 
             proc.send_signal(signal.SIGKILL if len(received) >= 3 else signal.SIGINT)
 
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    broken = False
     try:
         while True:
             try:
-                return proc.wait()
+                if relay and proc.stdout is not None and not proc.stdout.closed:
+                    broken = _relay(proc.stdout.fileno(), sys.stdout.fileno(), broken)
+                    proc.stdout.close()
+                code = proc.wait()
+                break
             except KeyboardInterrupt:  # a signal that arrived before our handler was installed
                 forward(signal.SIGINT, None)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+    if broken:
+        _quiet_stdout()
+    return code, broken
+
+
+def _relay(src: int, dst: int, broken: bool) -> bool:
+    """Copy ``src`` to ``dst`` until EOF; once ``dst`` is a closed pipe, drain ``src`` only. Whether it closed."""
+    while chunk := os.read(src, 1 << 16):
+        while chunk and not broken:
+            try:
+                chunk = chunk[os.write(dst, chunk):]
+            except BrokenPipeError:
+                broken = True
+    return broken
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null: what we print after the reader went away (the summary) goes nowhere, silently."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -160,7 +160,7 @@ def main(argv: list[str]) -> int:
         cmd += ["-n", n] if n != "0" else []
         began = time.monotonic()
         with (out / f"{name}.log").open("w", encoding="utf-8") as log:  # pytest's output, for the curious
-            code = run_forwarding_signals(cmd, dict(os.environ), stdout=log)
+            code, _ = run_forwarding_signals(cmd, dict(os.environ), stdout=log)
         if not path.exists():
             print(f"conformance verify: run {name} ended with code {code} before writing its results",
                   file=sys.stderr)

@@ -3,18 +3,53 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from conformance.backends.base import Backend
 from conformance.fuzz.engine import Finding, FuzzConfig, FuzzReport, fuzz
 from conformance.fuzz.writer import write
+from conformance.terminal import printable
 
 #: Backends that may abort the whole process on some inputs (docs/backends-onednn.md; OpenVINO EP: SIGFPE on a
 #: zero stride): never fuzzed without isolation.
 NATIVE_ABORTING = ("onednn", "onednn-current", "onnxruntime-openvino")
 DEFAULT_BUDGET = 200
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (``--budget -5`` ran nothing and exited 0)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r}: at least {minimum}")
+        return value
+
+    return parse
+
+
+def seconds(zero: str = "") -> Callable[[str], float]:
+    """An argparse type: finite seconds above 0 (``nan`` never ended the run, ``-1`` ran nothing); ``zero``: what
+    an explicit 0 means, when it is allowed."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            raise argparse.ArgumentTypeError(f"{text!r}: a finite number of seconds above 0"
+                                             + (f" (0: {zero})" if zero else ""))
+        return value
+
+    return parse
 
 
 def parser() -> argparse.ArgumentParser:
@@ -23,17 +58,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--domain", required=True, choices=("ai.onnx", "openvino", "onednn"))
     p.add_argument("--version", required=True, type=int, help="op version (opset) to generate for")
     p.add_argument("--backend", required=True, help="backend name (as for pytest --backend)")
-    p.add_argument("--budget", type=int, default=None,
+    p.add_argument("--budget", type=count(1), default=None,
                    help=f"number of generated cases (default {DEFAULT_BUDGET}; none with --time-budget alone)")
     p.add_argument("--seed", type=int, default=0, help="the same seed and budget give the same findings")
-    p.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--time-budget", type=seconds(), default=None, metavar="SECONDS",
                    help="stop generating after this; alone, it is the only limit")
     p.add_argument("--invalid", action="store_true",
                    help="generate inputs the spec forbids: the reference rejects them, a backend must too")
-    p.add_argument("--max-shrink", type=int, default=200, help="backend runs allowed per shrink (default 200)")
+    p.add_argument("--max-shrink", type=count(0), default=200, help="backend runs allowed per shrink (default 200)")
     p.add_argument("--isolation", choices=("auto", "process", "none"), default="auto",
                    help="run the backend in a worker process: auto = the backends known to abort (default)")
-    p.add_argument("--case-timeout", type=float, default=30.0, help="seconds per case in a worker (status timeout)")
+    p.add_argument("--case-timeout", type=seconds("no limit"), default=30.0,
+                   help="seconds per case in a worker (status timeout; 0: no limit)")
     p.add_argument("-o", "--output", default="findings", help="output folder (default findings/)")
     return p
 
@@ -72,7 +108,9 @@ class Progress:
     def __call__(self, report: FuzzReport, finding: Finding | None) -> None:
         if finding is not None:
             self._end_line()
-            print(f"finding: {finding.signature}: {finding.reason[:160]}", file=self.out, flush=True)
+            # the reason is the backend's own text: escapes shown, never obeyed
+            print(f"finding: {printable(finding.signature)}: {printable(finding.reason[:160])}", file=self.out,
+                  flush=True)
         now = self.clock()
         if now - self.last < (0.2 if self.tty else self.interval):
             return
@@ -144,6 +182,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{report.cases} cases in {report.elapsed_s} s on {report.backend}: {len(report.findings)} finding(s)"
           + (" (time budget reached)" if report.stopped_by_time else ""))
     for finding in report.findings:
-        print(f"  {finding.signature}  x{finding.occurrences}: {finding.reason[:160]}")
+        print(f"  {printable(finding.signature)}  x{finding.occurrences}: {printable(finding.reason[:160])}")
     print(f"summary: {summary}" + (f"\ncases: {cases_path}" if cases_path else ""))
     return 1 if report.findings else 0

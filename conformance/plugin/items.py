@@ -13,6 +13,7 @@ import pytest
 
 from conformance.plugin.state import state_key
 from conformance.records import FAILING, ISA_SEPARATOR, ResultRecord
+from conformance.terminal import printable
 
 
 class CaseFileError(Exception):
@@ -177,9 +178,9 @@ class CaseItem(pytest.Item):
             raise CaseFailed(record)
         if record.status == "unsupported":
             # reported at the case's line in its case file, not at this line of the plugin
-            raise pytest.skip.Exception(f"unsupported: {record.reason}", _use_item_location=True)
+            raise pytest.skip.Exception(f"unsupported: {printable(record.reason)}", _use_item_location=True)
         if record.status in ("xfail", "erratum"):
-            pytest.xfail(f"{record.status}: {record.reason}")
+            pytest.xfail(f"{record.status}: {printable(record.reason)}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, CaseFailed):
@@ -233,6 +234,12 @@ def _registered(spec: str) -> bool:
 
 
 def failure_text(record: ResultRecord) -> str:
+    """The text pytest prints for a failing item; its first line is the headline of the short summary
+    (``FAILED ... - <headline>``). A backend's reason may hold terminal escapes: shown escaped, lines kept."""
+    return printable(_failure_text(record), keep="\n\t")
+
+
+def _failure_text(record: ResultRecord) -> str:
     lines = [f"{record.item_id}: {record.status.upper()}: {record.reason.splitlines()[0] if record.reason else ''}"]
     lines.append(f"  case: {record.case_file}  source: {record.source}  attributes: {json.dumps(record.attributes)}")
     lines.append(f"  input shapes: {record.input_shapes}  dtype: {record.dtype}")

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from conformance.records import FAILING, ISA_SEPARATOR, STATUSES, ResultRecord
+from conformance.terminal import printable
 
 #: Statuses that say nothing about the backend's numerics: left out of the pass-rate denominator.
 NOT_RUN = frozenset({"unsupported", "erratum"})
@@ -92,12 +93,6 @@ def _cell_text(cell: Cell | None) -> str:
     if cell.failing:
         text += f" F{cell.failing}"
     return text
-
-
-def printable(text: str) -> str:
-    """Control characters (ANSI escapes, carriage returns, ...) of a record shown as ``\\xNN``: a results file
-    must not be able to rewrite the terminal or a CI log it is printed to."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def format_terminal_matrix(records: Iterable[ResultRecord], max_label: int = 44) -> str:

@@ -13,7 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.records import ResultRecord, read_records
+from conformance.records import Budget, ResultRecord, read_records
+from conformance.suite.guards import env_limit
+
+#: Characters of result text one merge (the results of a report, or its baseline) reads: records take ~4 bytes of
+#: memory per byte of JSON, so 1 GiB is ~4 GB of memory, and a whole run of the corpus on every backend is ~25 MB.
+RESULTS_BYTES_ENV = "CONFORMANCE_MAX_RESULTS_BYTES"
+MAX_RESULTS_BYTES = env_limit(RESULTS_BYTES_ENV, 1 << 30)
 
 #: The infix of a part file's name (conformance/plugin/durable.py; not imported: reports never load the plugin)
 PART = ".part-"
@@ -88,15 +94,22 @@ def merge_records(sources: Iterable[tuple[str, Iterable[ResultRecord]]]) -> Merg
     return MergeResult([kept[k] for k in sorted(kept)], duplicates, extra, names)
 
 
+def results_budget() -> Budget:
+    """The size limit of the result files one merge reads together (``MAX_RESULTS_BYTES``)."""
+    return Budget(MAX_RESULTS_BYTES, RESULTS_BYTES_ENV)
+
+
 def merge_files(paths: Iterable[Path]) -> MergeResult:
-    """Read and merge JSON-lines result files (a malformed line raises ValueError naming file and line)."""
+    """Read and merge JSON-lines result files (a malformed line raises ValueError naming file and line; files
+    larger together than ``MAX_RESULTS_BYTES`` raise ValueError naming the limit)."""
     metas: dict[str, list[dict]] = {}
     torn: list[str] = []
+    budget = results_budget()
 
     def read(path: Path) -> Iterable[ResultRecord]:
         # a killed run's part file may end in half a line (docs/ci-gate.md sends users to report on the parts)
         part = PART in Path(path).name
-        yield from read_records(Path(path), metas.setdefault(str(path), []), torn if part else None)
+        yield from read_records(Path(path), metas.setdefault(str(path), []), torn if part else None, budget=budget)
 
     merged = merge_records((str(p), read(p)) for p in paths)
     merged.meta = run_meta(metas)

@@ -19,7 +19,9 @@ import yaml
 ENV_ERRORS: list[str] = []
 
 
-def _env_limit(name: str, default: int) -> int:
+def env_limit(name: str, default: int) -> int:
+    """A positive integer from the environment variable ``name``, else ``default`` (a bad value: noted in
+    ``ENV_ERRORS``, which the entry points refuse to start with)."""
     raw = os.environ.get(name)
     if raw is None:
         return default
@@ -33,6 +35,7 @@ def _env_limit(name: str, default: int) -> int:
     return value
 
 
+_env_limit = env_limit  # the name the limits below and older callers use
 #: Nodes a case file may expand to once every alias is followed (a "billion laughs" document is refused before
 #: anything builds it). The whole repository corpus is far below this.
 MAX_YAML_NODES = _env_limit("CONFORMANCE_MAX_YAML_NODES", 2_000_000)

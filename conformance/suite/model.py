@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from conformance.suite.frozen import freeze
+
 DOMAINS = ("ai.onnx", "openvino", "onednn")
 SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz", "cross-spec")
 
@@ -63,6 +65,11 @@ class Case:
     file: str = ""
     line: int = 0
 
+    def __post_init__(self) -> None:
+        # read-only once built: backends (and the instances expanded from it) share these (suite/frozen.py)
+        for name in ("attributes", "tolerance", "configuration"):
+            object.__setattr__(self, name, freeze(getattr(self, name)))
+
 
 @dataclass(frozen=True)
 class CaseInstance:
@@ -80,6 +87,11 @@ class CaseInstance:
     attributes: dict[str, Any]
     inputs: tuple[TensorSpec, ...]  # shapes and dtypes resolved for this instance
     outputs: tuple[TensorSpec, ...]  # expected outputs (names always; shapes/data when the case gives them)
+
+    def __post_init__(self) -> None:
+        # every backend gets this same instance: one that edited the attributes changed what the others ran and
+        # what their records said. Frozen once here, not copied per backend call (suite/frozen.py).
+        object.__setattr__(self, "attributes", freeze(self.attributes))
 
     @property
     def op(self) -> str:

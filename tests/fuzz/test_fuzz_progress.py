@@ -60,3 +60,30 @@ def test_progress_lines_and_findings_as_they_come():
     now[0] = 6.0
     progress(_Report(40, 1, 6.0), None)
     assert out.getvalue().splitlines()[-1] == "fuzz: 40 cases, 6/60 s, 1 finding(s)"
+
+
+@pytest.mark.parametrize("option, value", [("--time-budget", "nan"), ("--time-budget", "inf"),
+                                           ("--time-budget", "-1"), ("--time-budget", "0"), ("--budget", "-5"),
+                                           ("--budget", "0"), ("--max-shrink", "-1"), ("--case-timeout", "nan"),
+                                           ("--case-timeout", "-3")])
+def test_budgets_that_never_stop_or_test_nothing_are_usage_errors(capsys, option, value):
+    # `--time-budget nan` never stopped; `--budget -5` / `--time-budget -1` exited 0 having tested nothing
+    with pytest.raises(SystemExit) as exc:
+        parser().parse_args(["--op", "AveragePool", "--domain", "ai.onnx", "--version", "22", "--backend", "x",
+                             f"{option}={value}"])
+    assert exc.value.code == 2 and option in capsys.readouterr().err
+
+
+def test_sane_budgets_still_parse():
+    args = parser().parse_args(["--op", "AveragePool", "--domain", "ai.onnx", "--version", "22", "--backend", "x",
+                                "--budget", "1", "--time-budget", "0.5", "--max-shrink", "0", "--case-timeout", "0"])
+    assert (args.budget, args.time_budget, args.max_shrink, args.case_timeout) == (1, 0.5, 0, 0.0)
+
+
+def test_a_findings_reason_is_printed_escaped():
+    out = io.StringIO()
+    progress = Progress(FuzzConfig(domain="ai.onnx", op="AveragePool", version=22, budget=5), out=out)
+    finding = _Finding()
+    finding.reason = "runtime said \x1b[2J\x1b]0;title\x07"  # the backend's own text
+    progress(_Report(1, 1, 0.1), finding)
+    assert out.getvalue().endswith("runtime said \\x1b[2J\\x1b]0;title\\x07\n") and "\x1b" not in out.getvalue()

@@ -127,3 +127,10 @@ def test_worker_memory_takes_a_size(pytester, monkeypatch):
     result = run(pytester, "--backend=onnxruntime", "--collect-only")
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "CONFORMANCE_WORKER_MEMORY" in result.stderr.str()
     assert run(pytester, "--backend=onnxruntime", "--worker-memory=2G", "--collect-only").ret == pytest.ExitCode.OK
+
+
+def test_a_worker_memory_that_rounds_to_nothing_is_a_usage_error(pytester):
+    # 0.5 bytes became 0: no limit at all, silently; only a written 0 means that
+    result = run(pytester, "--backend=onnxruntime", "--worker-memory=0.5", "--collect-only")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "below the minimum of 64 MiB" in result.stderr.str()
+    assert run(pytester, "--backend=onnxruntime", "--worker-memory=0", "--collect-only").ret == pytest.ExitCode.OK

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import subprocess
 import sys
 import time
 
@@ -258,3 +259,18 @@ class HoggingBackend(CorrectBackend):
         while True:
             hoard.append(np.ones(16 << 20, dtype=np.uint8))
             time.sleep(0.01)
+
+
+#: A helper process that allocates 16 MiB (touched) every 10 ms up to 1 GiB, then exits: without the limit counting
+#: it, the case passes after ~0.7 s; with it, the worker's process group is killed long before the cap.
+CHILD_HOG = "import time\nhoard = []\nfor _ in range(64):\n    hoard.append(b'x' * (16 << 20))\n    time.sleep(0.01)\n"
+
+
+class ChildHoggingBackend(CorrectBackend):
+    """Computes in a child process that keeps allocating (a plugin's helper process): its memory is the worker's."""
+
+    name = "fake-child-hog"
+
+    def run(self, case, inputs):
+        subprocess.run([sys.executable, "-c", CHILD_HOG], check=True)
+        return super().run(case, inputs)
