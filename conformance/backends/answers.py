@@ -113,7 +113,13 @@ TOLERANCE_SCALE = (1.0, 1000.0)
 def tolerance_scale(backend: Any) -> float:
     """The backend's ``tolerance_scale`` as a float; a str, a bool, NaN, inf or a value outside ``TOLERANCE_SCALE``
     raises ``BadAnswer``: every record of the backend is then an ``error`` naming it, never a loosened pass."""
-    value = optional(backend, "tolerance_scale")
+    try:
+        value = optional(backend, "tolerance_scale")
+    except BadAnswer:  # an isolated backend's, checked in its worker
+        raise
+    except Exception as exc:  # a property of the plugin's that raises: its slip, named, not a harness traceback
+        raise BadAnswer(f"backend {plugin_name(backend)} tolerance_scale raised {type(exc).__name__}: "
+                        f"{shown(str(exc))}") from None
     low, high = TOLERANCE_SCALE
     if not _real(value) or not low <= float(value) <= high:  # NaN fails the comparison too
         raise BadAnswer(f"backend {plugin_name(backend)} tolerance_scale is {shown(value)} "
@@ -151,10 +157,14 @@ def seconds(backend: object, field: str, value: object) -> float:
     return float(value)
 
 
+#: The most characters of ``version()`` a record keeps (every record of the backend carries it).
+VERSION_LIMIT = 256
+
+
 def version(backend: object, answer: object) -> str:
     if not isinstance(answer, str):
         raise _bad(backend, "version()", answer, "a str")
-    return answer
+    return text(backend, "version()", answer, VERSION_LIMIT) if len(answer) > VERSION_LIMIT else answer
 
 
 def capabilities(backend: object, answer: object) -> dict[str, list[str]]:
@@ -191,7 +201,11 @@ def safe_isa(backend: Any) -> str:
         level = optional(backend, "isa_level")()
     except Exception:
         return ""
-    return level if isinstance(level, str) else ""
+    # a level is a short word (machine.LEVELS: avx2, avx512_core_bf16); anything else names none
+    return level if isinstance(level, str) and _LEVEL.fullmatch(level) else ""
+
+
+_LEVEL = re.compile(r"[A-Za-z0-9_.+-]{0,64}")
 
 
 def batch_size(backend: Any) -> int | None:

@@ -354,3 +354,23 @@ class TypeErrorBackend(CorrectBackend):
 
     def run(self, case, inputs):
         raise TypeError("adapter bug: wrong argument")
+
+
+class RaisingScaleBackend(CorrectBackend):
+    name = "fake-raising-scale"
+
+    @property
+    def tolerance_scale(self):
+        raise RuntimeError("no scale today")
+
+
+class OddLevelBackend(CorrectBackend):
+    """An ISA level and a version no record should carry whole: a level of no ISA's shape, a 10,000-char version."""
+
+    name = "fake-odd-level"
+
+    def isa_level(self):
+        return "avx2\nforged: yes"
+
+    def version(self):
+        return "1.0 pid " + "9" * 10_000

@@ -31,6 +31,21 @@ BAD_SCALES = [(fakes.ConstantBackend, "inf (float)"), (fakes.HugeScaleBackend, "
 
 
 @ISOLATED
+def test_a_tolerance_scale_that_raises_is_named_too(isolated):
+    record = _run(fakes.RaisingScaleBackend, isolated)
+    assert record.status == "error"
+    assert record.reason == f"backend {spec_of(fakes.RaisingScaleBackend)} tolerance_scale raised RuntimeError: " \
+                            "'no scale today'"
+
+
+@ISOLATED
+def test_a_version_is_kept_short_and_a_level_of_no_isa_shape_names_none(isolated):
+    record = _run(fakes.OddLevelBackend, isolated)
+    assert record.status == "pass" and record.isa == ""
+    assert len(record.backend_version) == answers.VERSION_LIMIT and record.backend_version.startswith("1.0 pid 999")
+
+
+@ISOLATED
 @pytest.mark.parametrize(("cls", "shown"), BAD_SCALES, ids=[c.__name__ for c, _ in BAD_SCALES])
 def test_a_tolerance_scale_out_of_range_is_an_error_never_a_loosened_pass(cls, shown, isolated):
     record = _run(cls, isolated)
