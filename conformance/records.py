@@ -87,18 +87,67 @@ class ResultRecord:
         return item_id(self.id, base_backend(self.backend))
 
     def to_json(self) -> str:
-        # not dataclasses.asdict: it deep-copies every nested list and dict first (a third of the plugin's
-        # per-item cost)
-        data = {name: getattr(self, name) for name in _FIELD_NAMES}
-        try:  # most records hold no NaN/inf: then there is nothing for finite() to replace
-            return json.dumps(data, allow_nan=False, separators=(",", ":"))
-        except ValueError:
-            return json.dumps(_finite(data), separators=(",", ":"))
+        """The record's line in a results file: strict JSON that ``read_records`` accepts. Never raises: a record
+        holding a field its reader would refuse (or JSON cannot hold) is written as the ``error`` record
+        ``written`` makes in its place, naming the field."""
+        return written(self)[1]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ResultRecord:
         known = {f.name for f in fields(cls)}
         return cls(**{**identity_from_id(data), **{k: v for k, v in data.items() if k in known}})
+
+
+def written(record: ResultRecord) -> tuple[ResultRecord, str]:
+    """(the record as its reader will see it, its line): ``record`` itself, or, when a field cannot be written as
+    ``read_records`` accepts it (an object JSON cannot hold, a wrong type, NaN seconds), an ``error`` record in
+    its place naming the field and value. A record always costs its own result, never the run (an INTERNALERROR
+    lost every backend's records) nor the file (a line its reader refuses made the whole file unreadable)."""
+    data = {name: getattr(record, name) for name in _FIELD_NAMES}
+    try:
+        # not dataclasses.asdict: it deep-copies every nested list and dict first (a third of the plugin's
+        # per-item cost)
+        try:  # most records hold no NaN/inf: then there is nothing for finite() to replace
+            line = json.dumps(data, allow_nan=False, separators=(",", ":"))
+        except ValueError:
+            data = _finite(data)
+            line = json.dumps(data, separators=(",", ":"))
+        try:  # the written values pass whenever these do (a tuple, written as a list, fails only here)
+            check_types(data)
+        except TypeError:
+            check_types(json.loads(line))
+        return record, line
+    except Exception as exc:  # TypeError, ValueError, RecursionError: whatever the field, one error record
+        replacement = _unwritable(record, exc)
+        return replacement, json.dumps({name: getattr(replacement, name) for name in _FIELD_NAMES},
+                                       separators=(",", ":"))
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _unwritable(record: ResultRecord, exc: Exception) -> ResultRecord:
+    """The error record written in place of one that cannot be: its identity where it has the right type (a shown
+    value where not), the status ``error`` and which field held what."""
+    def shown(value: object) -> str:
+        # no memory address (<object object at 0x7f...>): the same slip makes the same record on every run
+        text = value if type(value) is str else _ADDRESS.sub("", f"{type(value).__name__} {value!r}")
+        return text if len(text) <= 300 else text[:297] + "..."
+
+    problem = f"{type(exc).__name__}: {exc}"
+    if not isinstance(exc, TypeError) or "field " not in str(exc):  # a value JSON cannot hold: find its field
+        for name in _FIELD_NAMES:
+            try:
+                json.dumps(_finite(getattr(record, name)))
+            except Exception as inner:
+                problem = f"field {name!r} holds {shown(getattr(record, name))}: {type(inner).__name__}: {inner}"
+                break
+    identity = {name: shown(getattr(record, name, "")) for name in ("id", "op", "domain", "dtype", "backend",
+                                                                     "backend_version", "isa", "case_file",
+                                                                     "nodeid", "repro", "source")}
+    version = record.version if type(record.version) is int else 0
+    return ResultRecord(**identity, version=version, status="error",
+                        reason=f"the harness could not write this record as read back: {shown(problem)}")
 
 
 def item_id(instance_id: str, backend: str) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from conformance.backends import answers
+from conformance.backends import answers, batch_answer
 from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection, optional
 from conformance.oracle import oracle_for
 from conformance.records import ResultRecord
@@ -53,6 +53,9 @@ def run_backend(instance: CaseInstance, backend: Backend, batched: Batched | Non
 
 
 def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord, batched: Batched | None) -> None:
+    # before anything runs: a tolerance_scale out of range (inf passed a constant output) costs every record of
+    # the backend, unsupported ones too, so the slip cannot hide behind skips
+    scale = answers.tolerance_scale(backend)
     support = answers.support(backend, backend.supports(instance))
     if not support:
         record.status, record.reason = "unsupported", support.reason
@@ -71,11 +74,14 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord,
     started = time.perf_counter()
     try:
         if batched is not None:  # the batch's answer is the one run() gives (batching.py): judged the same way
-            actual, record.lowered = answers.outputs(backend, batched.outputs), batched.lowering
-            started -= batched.seconds  # the instance's share of the batch's time in the runtime
+            actual, record.lowered, share = batch_answer.fields(backend, batched)
+            started -= share  # the instance's share of the batch's time in the runtime
         else:
             actual = answers.outputs(backend, backend.run(instance, inputs))
-            record.lowered = str(optional(backend, "last_lowering") or "")
+            record.lowered = answers.text(backend, "last_lowering", optional(backend, "last_lowering"),
+                                          answers.LOWERING_LIMIT)
+            # no record holds it, but a wrong one means the same in-process as isolated (its worker refuses it)
+            answers.text(backend, "last_xml", optional(backend, "last_xml"), answers.XML_LIMIT)
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
         return
@@ -109,8 +115,7 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord,
     outputs = actual
     if outputs:
         record.actual_values = output_values(instance, outputs[0])
-    judge_outputs(record, oracle.evidence(len(expected)), expected, outputs, backend.name,
-                  optional(backend, "tolerance_scale"))
+    judge_outputs(record, oracle.evidence(len(expected)), expected, outputs, backend.name, scale)
 
 
 def _why_not(exc: BaseException) -> str:

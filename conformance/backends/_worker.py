@@ -29,7 +29,7 @@ from conformance.backends.base import Crashed, Rejected, TimedOut, Unsupported, 
 
 HEADER = struct.Struct(">Q")
 #: Backend attributes ``run()`` sets for the harness to read afterwards; the parent's proxy mirrors them.
-AFTER_RUN = ("last_lowering", "last_xml")
+AFTER_RUN = {"last_lowering": answers.LOWERING_LIMIT, "last_xml": answers.XML_LIMIT}  # and their size caps
 
 # Bootstrap run with ``python -c``: give the worker exactly the parent's sys.path before importing anything of
 # ours, so the same ``module:Class`` specs (and editable or PYTHONPATH installs) resolve in both processes.
@@ -188,12 +188,18 @@ def _info(backend: Any) -> dict[str, Any]:
         capabilities, bad["capabilities"] = {}, str(exc)
     except Exception:
         capabilities = {}
+    try:
+        scale = answers.tolerance_scale(backend)
+    except answers.BadAnswer as exc:  # every record of the backend says so (IsolatedBackend.tolerance_scale)
+        scale, bad["tolerance_scale"] = 1.0, str(exc)
+    name = optional(backend, "name")
     return {
-        "name": str(optional(backend, "name")),
+        # a name that is no str stays visibly wrong (never str()-coerced): the plugin refuses it, naming it
+        "name": name if isinstance(name, str) else f"<{type(name).__name__} {answers.shown(name)}>",
         "version": version,
         "bad_answers": bad,
         "capabilities": capabilities,
-        "tolerance_scale": float(optional(backend, "tolerance_scale")),
+        "tolerance_scale": scale,
         "description": str(optional(backend, "description")),
         "isa": answers.safe_isa(backend),
         "pid": os.getpid(),
@@ -224,7 +230,8 @@ def serve(req_fd: int, resp_fd: int) -> None:
                     send(resp_fd, exception_reply(exc, backend))
                     continue
                 # what run() leaves on the backend travels back with its outputs (the runner reads it there)
-                reply = ("ok", (outputs, {k: str(optional(backend, k) or "") for k in AFTER_RUN}))
+                reply = ("ok", (outputs, {k: answers.text(backend, k, optional(backend, k), limit)
+                                          for k, limit in AFTER_RUN.items()}))
             elif op == "run_batch":
                 from conformance.backends.batch_answer import checked
 

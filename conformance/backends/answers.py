@@ -5,15 +5,24 @@ green gate. The runner (in-process) and the isolation worker both call these che
 the same isolated or not: ``supports()`` returns a ``Support`` or a real ``bool``; ``run()`` a list or tuple of
 NumPy arrays; ``version()`` a ``str``; ``capabilities()`` a dict of lists of strings. Anything else raises
 ``BadAnswer``, which the runner turns into an ``error`` record naming the plugin and what it returned.
+
+Fields a backend sets rather than returns are checked here too, before they reach a verdict or a record: its
+``tolerance_scale`` (a finite number in ``TOLERANCE_SCALE``), the lowering and IR texts ``run()`` leaves behind (a
+``str``, cut to a documented size) and a batch's timings (finite seconds, never negative).
 """
 
 from __future__ import annotations
 
+import math
+import re
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
 from conformance.backends.base import Support, optional
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 class BadAnswer(Exception):
@@ -26,13 +35,18 @@ def plugin_name(backend: object) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
+def shown(value: object) -> str:
+    """``repr(value)``, cut to 80 characters for a message; without a memory address (``<object object at
+    0x7f...>``), which would make the same slip a different record on every run."""
+    try:
+        text = _ADDRESS.sub("", repr(value))
+    except Exception as exc:  # a plugin's __repr__ that raises still gets its answer named
+        text = f"<{type(value).__name__}: repr() raised {type(exc).__name__}>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _bad(backend: object, method: str, value: object, want: str) -> BadAnswer:
-    return BadAnswer(f"backend {plugin_name(backend)} {method} returned {_shown(value)} "
+    return BadAnswer(f"backend {plugin_name(backend)} {method} returned {shown(value)} "
                      f"({type(value).__name__}), not {want}")
 
 
@@ -47,22 +61,110 @@ def support(backend: object, answer: object) -> Support:
     raise _bad(backend, "supports()", answer, "a Support (Support.yes() / Support.no(reason)) or a bool")
 
 
-def outputs(backend: object, answer: object) -> list[np.ndarray]:
-    """``run()``'s answer: a list or tuple of NumPy arrays (a bare array, None or a nested list is refused)."""
+def outputs(backend: object, answer: object, method: str = "run()") -> list[np.ndarray]:
+    """``run()``'s answer: a list or tuple of plain NumPy arrays of a numeric dtype (a bare array, None, a nested
+    list, a masked array or an object/string dtype is refused; see ``_plain``)."""
     if not isinstance(answer, list | tuple):
-        raise _bad(backend, "run()", answer, "a list of NumPy arrays (one per output)")
+        raise _bad(backend, method, answer, "a list of NumPy arrays (one per output)")
     wrong = [(i, a) for i, a in enumerate(answer) if not isinstance(a, np.ndarray)]
     if wrong:
         index, value = wrong[0]
-        raise BadAnswer(f"backend {plugin_name(backend)} run() returned output {index} of type "
-                        f"{type(value).__name__} ({_shown(value)}), not a NumPy array")
-    return list(answer)
+        raise BadAnswer(f"backend {plugin_name(backend)} {method} returned output {index} of type "
+                        f"{type(value).__name__} ({shown(value)}), not a NumPy array")
+    return [_plain(backend, method, i, a) for i, a in enumerate(answer)]
+
+
+def _numeric(dtype: np.dtype) -> bool:
+    """bool, integers, real floats, and the case dtypes NumPy lacks (bfloat16, through ml_dtypes)."""
+    from conformance.suite.dtypes import DTYPE_NAMES, np_dtype
+
+    return dtype.kind in "biuf" or any(dtype == np_dtype(name) for name in DTYPE_NAMES)
+
+
+def _plain(backend: object, method: str, index: int, array: np.ndarray) -> np.ndarray:
+    """The output as a plain ndarray. A masked array is refused: its mask says which values are not there, and
+    the comparison would judge the data underneath (a masked output passed whatever it held). Another subclass
+    (np.matrix, a memmap) becomes the plain array over the same data when that keeps its shape and dtype;
+    object, string, complex or structured dtypes are refused: the comparison has no meaning for them."""
+    where = f"backend {plugin_name(backend)} {method} returned output {index}"
+    if isinstance(array, np.ma.MaskedArray):
+        raise BadAnswer(f"{where} as a masked array (numpy.ma.MaskedArray): return a plain NumPy array")
+    if type(array) is not np.ndarray:
+        plain = np.asarray(array)
+        if type(plain) is not np.ndarray or plain.shape != array.shape or plain.dtype != array.dtype:
+            raise BadAnswer(f"{where} as {type(array).__name__}, an ndarray subclass that does not convert "
+                            "to a plain NumPy array of the same shape and dtype")
+        array = plain
+    if not _numeric(array.dtype):
+        raise BadAnswer(f"{where} of dtype {array.dtype}, not a numeric dtype (bool, integer, float, bfloat16)")
+    return array
+
+
+def _real(value: object) -> bool:
+    """A real number: int, float or a NumPy scalar of either, never a bool (``True`` is 1) nor a numeric str."""
+    return isinstance(value, Real) and not isinstance(value, bool | np.bool_)
+
+
+#: The range of ``tolerance_scale`` (docs/tolerance.md): 1 is the derived bound itself, the least a correct kernel
+#: needs; above 1000 the bound no longer tells a correct kernel from a wrong one (a constant output passed at inf).
+TOLERANCE_SCALE = (1.0, 1000.0)
+
+
+def tolerance_scale(backend: Any) -> float:
+    """The backend's ``tolerance_scale`` as a float; a str, a bool, NaN, inf or a value outside ``TOLERANCE_SCALE``
+    raises ``BadAnswer``: every record of the backend is then an ``error`` naming it, never a loosened pass."""
+    try:
+        value = optional(backend, "tolerance_scale")
+    except BadAnswer:  # an isolated backend's, checked in its worker
+        raise
+    except Exception as exc:  # a property of the plugin's that raises: its slip, named, not a harness traceback
+        raise BadAnswer(f"backend {plugin_name(backend)} tolerance_scale raised {type(exc).__name__}: "
+                        f"{shown(str(exc))}") from None
+    low, high = TOLERANCE_SCALE
+    if not _real(value) or not low <= float(value) <= high:  # NaN fails the comparison too
+        raise BadAnswer(f"backend {plugin_name(backend)} tolerance_scale is {shown(value)} "
+                        f"({type(value).__name__}), not a number from {low:g} to {high:g} (docs/tolerance.md)")
+    return float(value)
+
+
+#: The most characters of a lowering description a record keeps (``lowered``; a lowering names its ops in a line
+#: or two) and of an IR text kept for debugging (``last_xml``; a one-op IR is a few kilobytes).
+LOWERING_LIMIT, XML_LIMIT = 4096, 1 << 20
+TRUNCATED = " ... [truncated: {} characters]"
+
+
+def text(backend: object, field: str, value: object, limit: int) -> str:
+    """A text a backend leaves for a record (``last_lowering``, ``Batched.lowering``, ``last_xml``): ``None`` is
+    "", anything but a ``str`` raises ``BadAnswer``; a longer text is cut to ``limit`` characters, saying so."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadAnswer(f"backend {plugin_name(backend)} {field} is {shown(value)} ({type(value).__name__}), "
+                        "not a str")
+    value = str.__str__(value)  # a str subclass (its own pickling, attributes) becomes a plain str
+    if len(value) > limit:
+        marker = TRUNCATED.format(len(value))
+        value = value[:limit - len(marker)] + marker  # at most ``limit``: checking it again changes nothing
+    # a lone surrogate cannot be written as UTF-8 (the results file, the HTML report): replaced, not fatal
+    return value.encode("utf-8", "replace").decode("utf-8")
+
+
+def seconds(backend: object, field: str, value: object) -> float:
+    """A time a backend reports (``Batched.seconds``): a finite number of seconds, never negative."""
+    if not _real(value) or not math.isfinite(float(value)) or float(value) < 0:
+        raise BadAnswer(f"backend {plugin_name(backend)} {field} is {shown(value)} ({type(value).__name__}), "
+                        "not a finite number of seconds >= 0")
+    return float(value)
+
+
+#: The most characters of ``version()`` a record keeps (every record of the backend carries it).
+VERSION_LIMIT = 256
 
 
 def version(backend: object, answer: object) -> str:
     if not isinstance(answer, str):
         raise _bad(backend, "version()", answer, "a str")
-    return answer
+    return text(backend, "version()", answer, VERSION_LIMIT) if len(answer) > VERSION_LIMIT else answer
 
 
 def capabilities(backend: object, answer: object) -> dict[str, list[str]]:
@@ -99,7 +201,11 @@ def safe_isa(backend: Any) -> str:
         level = optional(backend, "isa_level")()
     except Exception:
         return ""
-    return level if isinstance(level, str) else ""
+    # a level is a short word (machine.LEVELS: avx2, avx512_core_bf16); anything else names none
+    return level if isinstance(level, str) and _LEVEL.fullmatch(level) else ""
+
+
+_LEVEL = re.compile(r"[A-Za-z0-9_.+-]{0,64}")
 
 
 def batch_size(backend: Any) -> int | None:

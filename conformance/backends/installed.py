@@ -26,8 +26,15 @@ def available() -> list[Available]:
     Third-party plugins are constructed in a worker process: one that segfaults or hangs in its constructor is
     listed with that error instead of taking ``conformance backends`` or ``--backend=all`` down.
     """
+    from conformance.backends.names import MAX_LENGTH, problem
+
     found = []
     for name, ep in sorted(entry_points().items()):
+        why = problem(name)  # a name past a file name's limit, or with '@': listed, never selected by `all`
+        if why:
+            shown = name if len(name) <= MAX_LENGTH else name[:MAX_LENGTH] + "..."
+            found.append(Available(shown, ep.value, f"its entry point's name {why}"))
+            continue
         try:
             if is_ours(name):
                 ep.load()()

@@ -128,7 +128,11 @@ class IsolatedBackend(Backend):
 
     @property  # type: ignore[override]
     def tolerance_scale(self) -> float:
-        return float(self._static("tolerance_scale", 1.0))
+        """Checked where the plugin's object is (answers.tolerance_scale): ``BadAnswer`` names it and its value."""
+        if self._local is not None:
+            return answers.tolerance_scale(self._local)
+        self._static("tolerance_scale", 1.0)  # starts the worker, whose init answer holds the checked value
+        return float(answers.cached(self._info, "tolerance_scale")) if self._info is not None else 1.0
 
     def _static(self, key: str, default: Any) -> Any:
         if self._local is not None:

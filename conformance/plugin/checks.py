@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 from pathlib import Path
 
 import pytest
 
-#: A backend name: it becomes part of item ids (``case::NAME[params]``), result keys and terminal lines, so no
-#: ``::``, ``[``, quotes, spaces or control characters. A single ``:`` stays allowed (``onnx-backend:MODULE``, and
-#: a ``module:Class`` that could not start is named by its spec); ``@`` is reserved for an ISA level after the
-#: name (``onednn@avx2``).
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*(:[A-Za-z0-9_][A-Za-z0-9._+-]*)*(@[A-Za-z0-9][A-Za-z0-9._+-]*)?")
-#: The reference column's name (reference_column.REFERENCE): a backend of that name would merge into it.
-RESERVED = frozenset({"reference"})
+from conformance.backends.names import NAME, RESERVED, problem
 
+__all__ = ["NAME", "RESERVED", "check_backend_names", "check_results_path", "memory_size", "seconds",
+           "worker_memory"]
 
 def seconds(text: str) -> float:
     """``--case-timeout``: a finite number of seconds, positive, or 0 (no limit, docs/isolation.md)."""
@@ -73,16 +68,17 @@ def check_results_path(path: Path, create: bool) -> None:
             raise pytest.UsageError(f"{where}: cannot create its folder: {exc.strerror or exc}") from None
 
 
-def check_backend_names(specs: list[str], names: list[str]) -> None:
-    """Every backend name is safe in an item id and unique: two columns of one name would merge their records
-    (a plugin calling itself ``onnxruntime`` beside the real one would lose half of them)."""
+def check_backend_names(specs: list[str], names: list[str], plugin_names: list[str] | None = None) -> None:
+    """Every backend name is safe in an item id and file names (backends/names.py) and unique: two columns of one
+    name would merge their records (a plugin calling itself ``onnxruntime`` beside the real one would lose half
+    of them). ``plugin_names``: per column, the name its plugin declared (an ISA column adds ``@level`` to it)."""
     seen: dict[str, str] = {}
-    for spec, name in zip(specs, names):
+    for spec, name, own in zip(specs, names, plugin_names or names):
+        why = problem(own)
+        if why:
+            raise pytest.UsageError(f"--backend={spec}: its name {why}")
         if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise pytest.UsageError(f"--backend={spec}: its name {name!r} is not a valid backend name (letters, "
-                                    "digits and . _ + -, optionally @ISA-level; no '::', '[', quotes, spaces)")
-        if name in RESERVED:
-            raise pytest.UsageError(f"--backend={spec}: its name {name!r} is the reference column's")
+            raise pytest.UsageError(f"--backend={spec}: its column name {name!r:.100} is not a valid backend name")
         if name in seen:
             raise pytest.UsageError(f"--backend={spec}: its name {name!r} is already the name of "
                                     f"--backend={seen[name]}; two columns of one name would merge their records")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.plugin.state import state_key
-from conformance.records import FAILING, ISA_SEPARATOR, ResultRecord
+from conformance.records import FAILING, ISA_SEPARATOR, ResultRecord, written
 from conformance.terminal import printable
 
 
@@ -162,6 +162,7 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.backend = backend
         self.record: ResultRecord | None = None
+        self.record_line = ""  # the record's line in the results file (records.written)
         self.instance = instance
         self.add_marker(pytest.mark.conformance)
 
@@ -173,6 +174,9 @@ class CaseItem(pytest.Item):
         record = runner.result(self.instance, self.backend, state.expectations, repro_command(self),
                                batched=answer_for(self))
         record.nodeid = self.nodeid
+        # the outcome is the written record's: one that cannot be written as read back is an error record there
+        # (records.written), so the item fails with it instead of passing beside it
+        record, self.record_line = written(record)
         self.record = record  # on the call report as the record's line (results.py), nothing else copied there
         if record.status in FAILING:
             raise CaseFailed(record)

@@ -95,7 +95,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         text = call.excinfo.exconly() if call.excinfo is not None else "no exception"
         record = durable.crash_record(item.nodeid, text, call.when)
     if record is not None:
-        line = record.to_json()
+        line = getattr(item, "record_line", "") if record is getattr(item, "record", None) else ""
+        line = line or record.to_json()
         _writer(state).write_line(line)  # on disk before the controller even hears of it
         # a plain string attribute: pytest-xdist serializes it with the report to the controller
         report.conformance_record = line

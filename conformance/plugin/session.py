@@ -43,6 +43,7 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
     limit = worker_memory(config)
     backends: list[Backend] = []
     column_specs: list[str] = []  # the spec of each column (an ISA column shares its backend's spec)
+    plugin_names: list[str] = []  # the name each column's plugin declared (an ISA column's adds @level)
     for spec in specs:
         try:
             timeout = config.getoption("case_timeout", 60.0)
@@ -57,12 +58,13 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
                     column.fresh = config.getoption("isolation", "auto") == "item"
                 backends.append(column)
                 column_specs.append(spec)
+                plugin_names.append(native.name)
         except Exception as exc:
             raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
     from conformance.plugin.checks import check_backend_names, check_results_path
     from conformance.plugin.results import results_path
 
-    check_backend_names(column_specs, [b.name for b in backends])
+    check_backend_names(column_specs, [b.name for b in backends], plugin_names)
     if not hasattr(config, "workerinput"):  # the controller checks once, before any worker starts
         check_results_path(results_path(config), create=not config.option.collectonly)
     paths = [a.split("::")[0] for a in config.args]

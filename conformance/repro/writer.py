@@ -52,6 +52,7 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
     base, env = _isa_column(backend)
     runtime = _create(base)
     try:  # a plugin's supports() answering None or "no" is refused with what it returned, never a traceback
+        scale = answers.tolerance_scale(runtime)  # the scale its records are judged with, or why none are
         support = _supports(runtime, base, env, instance)
     except answers.BadAnswer as exc:
         raise ReproError(str(exc)) from None
@@ -68,8 +69,7 @@ def write_repro(instance: CaseInstance, backend: str, out_dir: Path, record: Res
     notes: list[str] = []
     inputs = [_save(target, f"input_{i}_{safe_name(name, 40)}.npy", array, notes) | {"name": name}
               for i, (name, array) in enumerate(zip(instance.input_names, oracle.inputs))]
-    outputs, tolerance = _expected(target, oracle, expected, backend, float(optional(runtime, "tolerance_scale")),
-                                   notes)
+    outputs, tolerance = _expected(target, oracle, expected, backend, scale, notes)
     case = {
         "id": instance.id, "item_id": item_id(instance.id, backend), "backend": backend, "op": instance.op,
         "domain": instance.domain, "version": instance.version, "dtype": instance.dtype, "layout": instance.layout,

@@ -8,6 +8,7 @@ import textwrap
 
 import pytest
 
+from conformance.backends.names import MAX_LENGTH, problem
 from conformance.plugin.checks import NAME
 
 CASE = textwrap.dedent("""\
@@ -48,6 +49,12 @@ FAKES = textwrap.dedent("""\
 
     class Isa(Named):
         name = "fake@avx2"
+
+    class Long(Named):
+        name = "x" * 5000
+
+    class Number(Named):
+        name = 7
 """)
 
 
@@ -107,10 +114,29 @@ def test_two_backends_of_one_name_are_a_usage_error(pytester):
     assert "'onnxruntime' is already the name of --backend=onnxruntime" in result.stderr.str()
 
 
-def test_an_isa_suffix_is_a_valid_name(pytester):
-    result = run(pytester, "--backend=fakes:Isa", "--collect-only", "-q")
-    assert result.ret == pytest.ExitCode.OK
-    assert "good.yaml::ai.onnx/AveragePool-22/ceil::fake@avx2[float32]" in result.stdout.str()
+@pytest.mark.parametrize("isolation", ["none", "process"])
+@pytest.mark.parametrize(("cls", "why"), [("Isa", "'fake@avx2' holds '@', which is reserved for ISA columns"),
+                                          ("Long", "'" + "x" * 64 + "'... (5000 characters) is longer than 64"),
+                                          ("Number", "int 7")])  # isolated: its worker says '<int 7>'
+
+def test_a_plugin_name_with_an_isa_suffix_too_long_or_no_str_is_refused_before_any_item(pytester, cls, why,
+                                                                                       isolation):
+    """A plugin called ``fake@avx2`` passed for an ISA column (its records matched onednn@avx2's expectations
+    rules), and one of 5,000 characters was an INTERNALERROR (File name too long) after collection."""
+    result = run(pytester, f"--backend=fakes:{cls}", "--backend=onnxruntime", f"--isolation={isolation}",
+                 f"--results={pytester.path / 'r.jsonl'}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()[-2000:]
+    assert f"--backend=fakes:{cls}: its name " in result.stderr.str() and why in result.stderr.str()
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    assert not (pytester.path / "r.jsonl").exists()  # nothing ran
+
+
+def test_the_plugin_name_rule():
+    for good in ("onnxruntime", "onnx-backend:onnxruntime.backend", "onnxruntime:CUDAExecutionProvider",
+                 "openvino:GPU", "mod.sub:Cls", "vendor_np+1", "x" * MAX_LENGTH):
+        assert problem(good) == "", good
+    for bad in ("a@avx2", "x" * (MAX_LENGTH + 1), "a::b", "", "reference", None, b"onnxruntime"):
+        assert problem(bad), bad
 
 
 def test_the_name_rule():

@@ -129,7 +129,8 @@ class UnpicklableBackend(CorrectBackend):
     name = "fake-unpicklable"
 
     def run(self, case, inputs):
-        # an array (it passes the answer check, answers.outputs) that cannot be pickled back to the parent
+        # an object array, which could not be pickled back to the parent: refused where it is answered
+        # (answers.outputs), isolated or not, before anything tries to send it
         return [np.array([lambda: 0], dtype=object)]
 
 
@@ -274,3 +275,118 @@ class ChildHoggingBackend(CorrectBackend):
     def run(self, case, inputs):
         subprocess.run([sys.executable, "-c", CHILD_HOG], check=True)
         return super().run(case, inputs)
+
+
+class ConstantBackend(CorrectBackend):
+    """Returns 12345.0 everywhere under an infinite tolerance_scale: a pass would mean the scale was believed."""
+
+    name = "fake-constant"
+    tolerance_scale = float("inf")
+
+    def run(self, case, inputs):
+        return [np.full_like(out, 12345.0) for out in super().run(case, inputs)]
+
+
+class HugeScaleBackend(ConstantBackend):
+    tolerance_scale = 1e30
+
+
+class StringScaleBackend(ConstantBackend):
+    tolerance_scale = "1e300"
+
+
+class BoolScaleBackend(ConstantBackend):
+    tolerance_scale = True
+
+
+class NanScaleBackend(ConstantBackend):
+    tolerance_scale = float("nan")
+
+
+class SmallScaleBackend(ConstantBackend):
+    tolerance_scale = 0.5
+
+
+class ScaledBackend(CorrectBackend):
+    """A valid scale (within docs/tolerance.md's range): its records are judged as before."""
+
+    name = "fake-scaled"
+    tolerance_scale = 2
+
+
+class MaskedBackend(CorrectBackend):
+    name = "fake-masked"
+
+    def run(self, case, inputs):
+        return [np.ma.masked_array(out, mask=np.ones(out.shape, bool)) for out in super().run(case, inputs)]
+
+
+class ComplexBackend(CorrectBackend):
+    name = "fake-complex"
+
+    def run(self, case, inputs):
+        return [out.astype(np.complex64) for out in super().run(case, inputs)]
+
+
+class PlainSubclass(np.ndarray):
+    """An ndarray subclass adding nothing that matters: converted to the plain array over the same data."""
+
+
+class SubclassBackend(CorrectBackend):
+    name = "fake-subclass"
+
+    def run(self, case, inputs):
+        return [out.view(PlainSubclass) for out in super().run(case, inputs)]
+
+
+class ObjectLoweringBackend(CorrectBackend):
+    name = "fake-object-lowering"
+
+    def run(self, case, inputs):
+        self.last_lowering = {"not": "text"}
+        return super().run(case, inputs)
+
+
+class LongLoweringBackend(CorrectBackend):
+    name = "fake-long-lowering"
+
+    def run(self, case, inputs):
+        self.last_lowering = "lowered " * 100_000
+        return super().run(case, inputs)
+
+
+class ObjectXmlBackend(CorrectBackend):
+    name = "fake-object-xml"
+
+    def run(self, case, inputs):
+        self.last_xml = b"<net/>"
+        return super().run(case, inputs)
+
+
+class TypeErrorBackend(CorrectBackend):
+    """An adapter bug raising a builtin exception type: rebuilt as that type in the parent."""
+
+    name = "fake-type-error"
+
+    def run(self, case, inputs):
+        raise TypeError("adapter bug: wrong argument")
+
+
+class RaisingScaleBackend(CorrectBackend):
+    name = "fake-raising-scale"
+
+    @property
+    def tolerance_scale(self):
+        raise RuntimeError("no scale today")
+
+
+class OddLevelBackend(CorrectBackend):
+    """An ISA level and a version no record should carry whole: a level of no ISA's shape, a 10,000-char version."""
+
+    name = "fake-odd-level"
+
+    def isa_level(self):
+        return "avx2\nforged: yes"
+
+    def version(self):
+        return "1.0 pid " + "9" * 10_000
