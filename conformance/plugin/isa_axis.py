@@ -74,7 +74,7 @@ def columns(spec: str, levels: list[str], native: Backend, timeout: float, start
     base = native.name
     here = machine.native_level()
     built: list[Backend] = []
-    for level in levels:
+    for level in dict.fromkeys(levels):  # one column per level (avx2 and the native level are one on an AVX2 CPU)
         column = f"{base}{ISA_SEPARATOR}{level}"
         if level == here:
             built.append(native)

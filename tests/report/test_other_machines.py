@@ -17,6 +17,15 @@ MACHINES = Path(__file__).resolve().parents[1] / "data" / "machines"
 #: is gone. Judged again, the stored records must fail: nothing else may.
 FIXED_SINCE = {"openvino/MaxPool-8/bad_index_element_type[float32]::openvino-ir",
                "openvino/MaxPool-14/bad_index_element_type[float32]::openvino-ir"}
+#: Records these runs hold from oneDNN's primitive cache crossing cases, off since (docs/backends.md, "State that
+#: crosses cases"): a bfloat16/float16 NCX -inf window passed only after its NXC twin had created the primitive it
+#: was handed. Alone it fails, and the expectations say so (isa-conditioned): judged again, the stored passes are
+#: unexpected passes, per machine the dtypes its CPU runs.
+CACHE_CROSSED = {
+    "epyc-avx512-bf16": {f"onednn/MaxPool-1/{case}[bfloat16-NCX]::onednn" for case in ("inf_values", "neg_inf_window")},
+    "xeon-avx512-amx": {f"onednn/MaxPool-1/{case}[{dtype}-NCX]::onednn" for case in ("inf_values", "neg_inf_window")
+                        for dtype in ("bfloat16", "float16")},
+}
 
 
 @pytest.mark.parametrize("name, level, records", [("epyc-avx512-bf16", "avx512_core_bf16", 18523),
@@ -26,11 +35,13 @@ def test_expectations_are_green_on_another_cpu_class(tmp_path, name, level, reco
     code = report_main([str(folder / "results.jsonl.gz"), "-o", str(tmp_path), "--rejudge",
                         "--machine", str(folder / "cpu.txt")])
     judged = list(read_records(tmp_path / "results.jsonl"))
+    known = FIXED_SINCE | CACHE_CROSSED[name]
     failing = Counter((r.backend, r.status) for r in judged if r.status in FAILING
-                      and f"{r.id}::{r.backend}" not in FIXED_SINCE)
+                      and f"{r.id}::{r.backend}" not in known)
     fixed = {f"{r.id}::{r.backend}" for r in judged if r.status in FAILING} - {
-        f"{r.id}::{r.backend}" for r in judged if r.status in FAILING and f"{r.id}::{r.backend}" not in FIXED_SINCE}
-    assert (dict(failing), fixed, code) == ({}, FIXED_SINCE, 1)
+        f"{r.id}::{r.backend}" for r in judged if r.status in FAILING and f"{r.id}::{r.backend}" not in known}
+    assert (dict(failing), fixed, code) == ({}, known, 1)
+    assert {r.status for r in judged if f"{r.id}::{r.backend}" in CACHE_CROSSED[name]} == {"xpass"}
     assert len(judged) == records
     # the CPU-dependent entries did the work: at this level, and only for the runtimes whose kernels depend on it
     assert {r.isa for r in judged if r.backend == "openvino"} == {level}
