@@ -59,6 +59,12 @@ class TimedOut(Exception):
     """The backend did not answer within the per-case timeout: status ``timeout``."""
 
 
+class NotInstalled(ImportError):
+    """The backend's runtime is not installed here: its Python package or its shared library is absent (the message
+    says which, and how to install it). ``conformance backends`` lists it as not installed, ``--backend=all`` leaves
+    it out and naming it is a usage error. An ImportError: what a missing module raises anyway."""
+
+
 class Unavailable(Exception):
     """The backend could not be constructed (its library is missing, its constructor raised): status ``error``
     for each of its items, never a pass."""
@@ -139,6 +145,12 @@ class Backend:
     #: so a forked worker does not (docs/isolation.md). Nothing is constructed there; a module whose import leaves
     #: a thread running makes the server spawn workers instead.
     preload_modules: tuple[str, ...] = ()
+
+    @classmethod
+    def check_installed(cls) -> None:
+        """Raise ``NotInstalled`` when the runtime is absent. Checked on the class, from files alone (a package's
+        spec, a shared library's path): it imports and loads nothing, so the process that lists and selects
+        backends never loads a runtime (one libdnnl.so.3 per process). Installed by default."""
 
     def isa_level(self) -> str:
         """The ISA level the runtime's kernels run at (conformance/machine.py LEVELS): the machine's own by default;

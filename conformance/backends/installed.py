@@ -1,11 +1,16 @@
-"""The backends usable on this machine: every registered one, constructed to see that its runtime loads (a
-third-party plugin in a worker process, so one that crashes or hangs in its constructor costs its own line), and
-``--backend`` selections (``all`` is every installed backend)."""
+"""The backends usable on this machine: every registered one, checked and constructed to see that its runtime is
+there and loads (a third-party plugin in a worker process, so one that crashes or hangs in its constructor costs
+its own line), and ``--backend`` selections (``all`` is every installed backend).
+
+Our own backends are checked first with their class's ``check_installed`` (files only, nothing loaded): a partial
+install (``conformance[onnxruntime]``) registers every built-in backend, and one whose runtime is absent is *not
+installed*, with the reason — no column in ``all``, a usage error when named (``check``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conformance.backends.base import NotInstalled
 from conformance.backends.registry import entry_points, is_ours
 
 
@@ -14,6 +19,9 @@ class Available:
     name: str
     target: str  # "module:attr" of the entry point
     error: str = ""  # why it cannot be loaded (library not installed, ...); empty when installed
+    #: True when ``error`` says the runtime is not installed (``NotInstalled``: its message, whole), False when
+    #: something else failed (a constructor that raised or crashed)
+    missing: bool = False
 
 
 #: seconds a third-party plugin's constructor may take while ``available()`` probes it in a worker
@@ -37,13 +45,26 @@ def available() -> list[Available]:
             continue
         try:
             if is_ours(name):
-                ep.load()()
+                factory = ep.load()
+                factory.check_installed()  # before constructing: a missing runtime is said as such
+                factory()
             else:
                 _probe_isolated(name)
             found.append(Available(name, ep.value))
+        except NotInstalled as exc:
+            found.append(Available(name, ep.value, str(exc), missing=True))
         except Exception as exc:  # a vendor plugin may fail in any way: report it, never crash
             found.append(Available(name, ep.value, f"{type(exc).__name__}: {exc}"))
     return found
+
+
+def check(spec: str) -> None:
+    """Raise ``NotInstalled`` when ``spec`` (``NAME`` or ``NAME:ARG``) names one of our own backends whose runtime
+    is absent. Other specs are left to their own loading: a third-party class is not run in this process."""
+    name = spec.partition(":")[0]
+    ep = entry_points().get(name)
+    if ep is not None and is_ours(spec):
+        ep.load().check_installed()
 
 
 def _probe_isolated(name: str) -> None:

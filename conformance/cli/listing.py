@@ -77,7 +77,8 @@ def backends_main(argv: list[str]) -> int:
     print(f"machine: {host.label()}; kernel features: {' '.join(host.features) or '-'}")
     for entry in installed.available():
         if entry.error:
-            print(f"{entry.name:<20} not installed   {printable(entry.error.splitlines()[0][:100])}")
+            # whole: what is missing and what installs it (a multi-line reason continues under its first line)
+            print(f"{entry.name:<20} not installed   {_indented(entry.error)}")
             continue
         # third-party and native backends answer from a worker: a plugin that crashes here costs its line only
         backend = isolation.wrap(None, entry.name, "auto", installed.PROBE_TIMEOUT,
@@ -90,11 +91,18 @@ def backends_main(argv: list[str]) -> int:
             caps = isa + "; ".join(f"{k}: {', '.join(map(str, v))}"
                                    for k, v in optional(backend, "capabilities")().items())
         except Exception as exc:
-            print(f"{entry.name:<20} not usable      {type(exc).__name__}: "
-                  f"{printable((str(exc).splitlines() or [''])[0][:100])}")
+            print(f"{entry.name:<20} not usable      {_indented(f'{type(exc).__name__}: {exc}')}")
             continue
         finally:
             if isinstance(backend, isolation.IsolatedBackend):
                 backend.close()
         print(f"{entry.name:<20} {printable(str(version)):<28} {printable(caps)}")  # a plugin's own texts
     return 0
+
+
+def _indented(text: str) -> str:
+    """``text`` with its lines after the first indented to the reason column of ``conformance backends``, control
+    characters escaped (a plugin's own text)."""
+    from conformance.terminal import printable
+
+    return ("\n" + " " * 36).join(printable(line) for line in text.strip().splitlines() if line.strip())

@@ -34,7 +34,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
     from conformance.backends import installed, isolation
-    from conformance.backends.base import Backend
+    from conformance.backends.base import Backend, NotInstalled
     from conformance.plugin import isa_axis
     from conformance.plugin.checks import worker_memory
 
@@ -45,6 +45,13 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
     column_specs: list[str] = []  # the spec of each column (an ISA column shares its backend's spec)
     plugin_names: list[str] = []  # the name each column's plugin declared (an ISA column's adds @level)
     for spec in specs:
+        try:  # a runtime that is absent: said before any item runs, not as a column of errors
+            installed.check(spec)
+        except NotInstalled as exc:
+            raise pytest.UsageError(f"--backend={spec}: not installed: {exc} (`conformance backends` lists the "
+                                    "installed backends)") from None
+        except Exception as exc:  # there but unusable (e.g. two oneDNN wheels' copies of one library)
+            raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         try:
             timeout = config.getoption("case_timeout", 60.0)
             # --case-timeout bounds every phase, the backend's construction in its worker too, with a floor:

@@ -128,3 +128,13 @@ def test_runtimes_outside_all_get_their_own_environment():
         section = tox[f"testenv:suite-{backend}"]
         assert set(own) <= {e.strip() for e in section["extras"].split(",")}
         assert f"--backend={backend}" in section["commands"]
+
+
+def test_ci_runs_a_single_extra_install_after_the_readme_commands():
+    """A partial install (conformance[onnxruntime]) must not list or run absent runtimes as columns of errors: CI
+    installs that extra alone, after the main and test commands, and writes its run outside reports/."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    install = ci.index('pip" install -q -e ".[onnxruntime]" -c constraints.txt')
+    assert ci.index('bash -c "$cmd"') < install < ci.index('conformance" backends') < ci.index('conformance" run -o')
+    run = ci[ci.index('conformance" run -o'):].splitlines()[0]
+    assert '-o "$single/out"' in run and "reports" not in run

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from conformance.backends import presence
 from conformance.backends.iree import run_iree
 from conformance.backends.iree.cache import ModuleCache
 from conformance.backends.onnx_base import OnnxModelBackend
@@ -31,8 +32,16 @@ class IreeBackend(OnnxModelBackend):
     #: loaded modules (runtime contexts) kept; the compiled bytes are all kept (cache.py, on disk when asked)
     prepared_cache_size = 16
 
+    @classmethod
+    def check_installed(cls) -> None:
+        # two wheels in the namespace package iree: the compiler's library and the runtime's extension
+        install = presence.extra("iree")
+        presence.require("iree.compiler", install, libraries=("compiler/_mlir_libs/libIREECompiler.so*",))
+        presence.require("iree.runtime", install, extensions=("_runtime_libs/_runtime",))
+
     def __init__(self) -> None:
-        import iree.compiler  # noqa: F401  (fail at construction when missing: the backend is not installed)
+        self.check_installed()
+        import iree.compiler  # noqa: F401  (installed but failing to import: a broken install, said as it is)
         import iree.runtime  # noqa: F401
 
         super().__init__()

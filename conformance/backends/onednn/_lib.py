@@ -133,6 +133,12 @@ _SIGNATURES: dict[str, list] = {
     "dnnl_graph_compiled_partition_execute": [_P, _P, _SZ, ctypes.POINTER(_P), _SZ, ctypes.POINTER(_P)],
 }
 
+
+class LibraryNotFound(OSError):
+    """No libdnnl.so.3 to load (``locate``): oneDNN is not installed, as opposed to an install that is there but
+    unusable (two wheels' copies of one file, a library that fails to load)."""
+
+
 _lock = threading.Lock()
 _loaded: tuple[ctypes.CDLL, str] | None = None
 _source: str | None = None  # the distribution configure() bound this process to (None: the library found first)
@@ -179,7 +185,8 @@ def locate(dist: str | None = None) -> tuple[str, dict[str, Path], str | None]:
     if dist is not None:
         found = _wheel(dist)
         if found is None:
-            raise OSError(f"libdnnl.so.3 not found: the wheel {dist!r} is not installed (`pip install {dist}`)")
+            raise LibraryNotFound(f"libdnnl.so.3 not found: the wheel {dist!r} is not installed "
+                                  f"(`pip install {dist}`)")
         return str(found[0]), found[1], dist
     env = os.environ.get(LIB_ENV)
     if env:
@@ -201,8 +208,8 @@ def locate(dist: str | None = None) -> tuple[str, dict[str, Path], str | None]:
     sys_name = ctypes.util.find_library("dnnl")
     if sys_name:
         return sys_name, {}, None
-    raise OSError(f"libdnnl.so.3 not found: set {LIB_ENV}, or `pip install {' or '.join(DISTRIBUTIONS)}` "
-                  "(oneDNN 3.x with the Graph C API)")
+    raise LibraryNotFound(f"libdnnl.so.3 not found: set {LIB_ENV}, or `pip install {' or '.join(DISTRIBUTIONS)}` "
+                          "(oneDNN 3.x with the Graph C API)")
 
 
 def library_path() -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.base import Backend, NotInstalled, Support, Unsupported
 from conformance.backends.export import copy_standalone, write_runner
 from conformance.backends.onednn import _lib, _wheels, builders
 from conformance.backends.onednn import graph_api as g
@@ -42,7 +42,18 @@ class OneDnnBackend(Backend):
     #: a non-success dnnl_status_t of the graph API
     rejection_types = (g.DnnlError,)
 
+    @classmethod
+    def check_installed(cls) -> None:
+        """libdnnl.so.3 is found (``_lib.locate``: the path it would load, found without loading it: the process
+        that lists backends must not hold a libdnnl of its own, one per process). An install that is there but
+        unusable (both wheels' copies in one environment) raises its own OSError: it is not "not installed"."""
+        try:
+            _lib.locate(cls.distribution)
+        except _lib.LibraryNotFound as exc:
+            raise NotInstalled(f"{exc}; the extra: pip install 'conformance[{cls.name}]'") from None
+
     def __init__(self) -> None:
+        self.check_installed()
         self._engine: g.Engine | None = None
 
     def _bind(self) -> None:
@@ -128,9 +139,9 @@ class OneDnnCurrentBackend(OneDnnBackend):
                    "runtimes preloaded from the environment)")
     distribution = "onednn"
 
-    def __init__(self) -> None:
-        # fail at construction when the wheel is absent: `conformance backends` then says "not installed"
-        if _wheels.own_file(self.distribution, "libdnnl.so.3") is None:
-            raise ImportError(f"the {self.distribution!r} wheel is not installed "
-                              "(pip install 'conformance[onednn-current]', in an environment without onednn-cpu-gomp)")
-        super().__init__()
+    @classmethod
+    def check_installed(cls) -> None:
+        if _wheels.own_file(cls.distribution or "", "libdnnl.so.3") is None:
+            raise NotInstalled(f"the {cls.distribution!r} wheel is not installed (pip install "
+                               "'conformance[onednn-current]', in an environment without onednn-cpu-gomp)")
+        super().check_installed()  # and its library is usable as this environment's only copy (_lib.locate)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends import presence
 from conformance.backends.onnx_base import OnnxModelBackend
 from conformance.backends.onnx_reference.run_onnx_reference import evaluate
 
@@ -28,8 +29,14 @@ class OnnxReferenceBackend(OnnxModelBackend):
     runner = Path(__file__).with_name("run_onnx_reference.py")
     prepared_cache_size = 0  # the evaluator is built per run: nothing worth keeping
 
+    @classmethod
+    def check_installed(cls) -> None:
+        # onnx is the harness's own dependency; onnx.reference is missing from an onnx too old to have it
+        presence.require("onnx.reference", "pip install 'onnx>=1.16'", extensions=("onnx_cpp2py_export",))
+
     def __init__(self) -> None:
-        import onnx.reference  # noqa: F401  (fail at construction when onnx is too old to have it)
+        self.check_installed()
+        import onnx.reference  # noqa: F401  (installed but failing to import: a broken install, said as it is)
 
         super().__init__()
 

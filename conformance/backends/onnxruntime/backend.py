@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from conformance.backends import presence
 from conformance.backends.onnx_base import OnnxModelBackend
 from conformance.backends.onnxruntime.run_onnxruntime import create_session, run_session
 
@@ -25,8 +26,14 @@ class OnnxRuntimeBackend(OnnxModelBackend):
     provider_options: dict[str, str] = {}
     session_config: dict[str, str] = {}
 
+    @classmethod
+    def check_installed(cls) -> None:
+        presence.require("onnxruntime", presence.extra("onnxruntime"),
+                         extensions=("capi/onnxruntime_pybind11_state",))
+
     def __init__(self, provider: str | None = None):
-        import onnxruntime  # noqa: F401  (fail at construction when missing: the backend is not installed)
+        self.check_installed()
+        import onnxruntime  # noqa: F401  (installed but failing to import: a broken install, said as it is)
 
         super().__init__()
         self.provider = provider or "CPUExecutionProvider"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from conformance.backends import presence
 from conformance.backends.onnxruntime.backend import OnnxRuntimeBackend
 from conformance.backends.onnxruntime.run_onnxruntime import NO_CPU_FALLBACK
 from conformance.backends.openvino.runtime import no_kernel_caches
@@ -29,7 +30,15 @@ class OnnxRuntimeOpenVinoBackend(OnnxRuntimeBackend):
     description = ("onnxruntime-openvino InferenceSession on the OpenVINOExecutionProvider alone (CPU EP fallback "
                    "disabled; --backend=onnxruntime-openvino:DEVICE, default CPU)")
 
+    @classmethod
+    def check_installed(cls) -> None:
+        # the wheel installs the module onnxruntime, with the provider's library beside its own (capi/)
+        presence.require("onnxruntime", f"{presence.extra('onnxruntime-openvino')} in an environment without "
+                         "onnxruntime", extensions=("capi/onnxruntime_pybind11_state",),
+                         libraries=("capi/libonnxruntime_providers_openvino.so",))
+
     def __init__(self, device: str | None = None):
+        self.check_installed()
         import onnxruntime
 
         if PROVIDER not in onnxruntime.get_available_providers():

@@ -6,3 +6,11 @@ compiled-model runner shared with exported reproductions, and the two backend cl
 one table, so adding an op to both is adding one builder (docs/backends.md, "Adding an op to a native backend").
 Nothing here imports openvino at import time: listing backends must work where it is not installed.
 """
+
+from conformance.backends import presence
+
+
+def check_installed() -> None:
+    """Both backends' ``check_installed``: the package, its Python binding and the core library (``libs/``)."""
+    presence.require("openvino", presence.extra("openvino"), extensions=("_pyopenvino",),
+                     libraries=("libs/libopenvino.so*",))

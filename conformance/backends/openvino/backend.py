@@ -11,6 +11,7 @@ import numpy as np
 
 from conformance import ops
 from conformance.backends import lowering
+from conformance.backends import openvino as openvino_package
 from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.batching import Batched
 from conformance.backends.onnx_model import build_model as build_onnx_model
@@ -30,7 +31,12 @@ class OpenVinoBackend(Backend):
     batch_size = 96
     preload_modules = ("openvino",)
 
+    @classmethod
+    def check_installed(cls) -> None:
+        openvino_package.check_installed()
+
     def __init__(self, device: str | None = None):
+        self.check_installed()
         import openvino
 
         self.device = device or "CPU"

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends import openvino as openvino_package
 from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.batching import Batched
 from conformance.backends.openvino import batch, builders, export
@@ -31,7 +32,12 @@ class OpenVinoIrBackend(Backend):
     rejection_types = (RuntimeError,)
     preload_modules = ("openvino",)
 
+    @classmethod
+    def check_installed(cls) -> None:
+        openvino_package.check_installed()
+
     def __init__(self, device: str | None = None):
+        self.check_installed()
         import openvino
 
         self.device = device or "CPU"

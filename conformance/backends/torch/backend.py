@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends import presence
 from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.export import write_runner
 from conformance.backends.torch import builders, run_torch
@@ -30,11 +31,12 @@ class TorchBackend(Backend):
     #: ZeroDivisionError (torch's only answer to that p)
     rejection_types = (RuntimeError, ValueError, ZeroDivisionError)
 
-    def __init__(self) -> None:
-        import importlib.util
+    @classmethod
+    def check_installed(cls) -> None:
+        presence.require("torch", presence.extra("torch"), extensions=("_C",), libraries=("lib/libtorch_cpu.so*",))
 
-        if importlib.util.find_spec("torch") is None:  # fail at construction: the backend is not installed
-            raise ImportError("torch is not installed (pip install 'conformance[torch]')")
+    def __init__(self) -> None:
+        self.check_installed()  # torch itself is imported when first used (a second or more)
         self._ready = False
 
     def version(self) -> str:

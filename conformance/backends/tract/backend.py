@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from conformance.backends import presence
 from conformance.backends.base import Support, Unsupported
 from conformance.backends.onnx_base import OnnxModelBackend
 from conformance.backends.onnx_batch import OnnxBatchMixin
@@ -42,8 +43,13 @@ class TractBackend(OnnxBatchMixin, OnnxModelBackend):  # batches: one load and o
 
     preload_modules = ("tract",)
 
+    @classmethod
+    def check_installed(cls) -> None:
+        presence.require("tract", presence.extra("tract"), extensions=("tract",))
+
     def __init__(self) -> None:
-        import tract  # noqa: F401  (fail at construction when missing: the backend is not installed)
+        self.check_installed()
+        import tract  # noqa: F401  (installed but failing to import: a broken install, said as it is)
 
         super().__init__()
         # What tract said it does not implement, learnt from the first model that hit it: the next cases are
