@@ -8,6 +8,7 @@ import json
 import os
 import shlex
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -188,12 +189,12 @@ class CaseItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, CaseFailed):
-            return failure_text(excinfo.value.record)
+            return failure_text(excinfo.value.record, conformance_repro_command(self))
         if isinstance(excinfo.value, pytest.xfail.Exception) and self.record is not None:
             # pytest formats an xfail like a failure (then reports it as skipped): a traceback with the source of
             # every frame, each source file parsed again — 0.1-0.6 s per xfail item, most of a run's harness time
             # with ~2,000 expected failures. The record says everything a reader of this text needs.
-            return failure_text(self.record)
+            return failure_text(self.record, conformance_repro_command(self))
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
@@ -219,6 +220,22 @@ def repro_command(item: CaseItem) -> str:
     return f"{runner} {shlex.quote(path + rest)}{backend} -p no:randomly"
 
 
+def conformance_repro_command(item: CaseItem) -> str:
+    """``conformance repro`` for this item: it finds the case by its instance id in the installed corpus, so it
+    works from any folder (the pytest command names the case file, inside site-packages for a wheel). A case from
+    outside the shipped corpus adds its file as ``--cases``, absolute for the same reason."""
+    if item.backend is None:
+        return ""
+    from conformance.shipped import default_case_dirs
+
+    spec = _spec_of(item).partition(ISA_SEPARATOR)[0]  # an ISA column's level is not a backend spec
+    command = f"conformance repro {shlex.quote(item.instance.id)} --backend {shlex.quote(spec)} -o repro/"
+    case_file = Path(item.path).resolve()
+    if not any(case_file.is_relative_to(d.resolve()) for d in default_case_dirs()):
+        command += f" --cases {shlex.quote(str(case_file))}"
+    return command
+
+
 def _spec_of(item: CaseItem) -> str:
     """The --backend spec that selected the item's backend: a plugin's name (``wrongshape``) is no spec when the
     run selected it as ``module:Class``."""
@@ -237,13 +254,13 @@ def _registered(spec: str) -> bool:
     return name == "onnx-backend" or name in registry.entry_points()
 
 
-def failure_text(record: ResultRecord) -> str:
+def failure_text(record: ResultRecord, repro: str = "") -> str:
     """The text pytest prints for a failing item; its first line is the headline of the short summary
     (``FAILED ... - <headline>``). A backend's reason may hold terminal escapes: shown escaped, lines kept."""
-    return printable(_failure_text(record), keep="\n\t")
+    return printable(_failure_text(record, repro), keep="\n\t")
 
 
-def _failure_text(record: ResultRecord) -> str:
+def _failure_text(record: ResultRecord, repro: str) -> str:
     lines = [f"{record.item_id}: {record.status.upper()}: {record.reason.splitlines()[0] if record.reason else ''}"]
     lines.append(f"  case: {record.case_file}  source: {record.source}  attributes: {json.dumps(record.attributes)}")
     lines.append(f"  input shapes: {record.input_shapes}  dtype: {record.dtype}")
@@ -259,5 +276,11 @@ def _failure_text(record: ResultRecord) -> str:
                          f"|err| {w['abs_err']:.3g} allowed {w['allowed']:.3g}")
     if record.reason and "\n" in record.reason:
         lines.append("  " + record.reason.replace("\n", "\n  "))
-    lines.append(f"  reproduce: {record.repro}")
+    if repro:  # what works from any folder first; the pytest command runs the item again from the run's folder
+        lines.append(f"  reproduce: {repro}")
+        lines.append(f"  pytest id: {record.nodeid}")
+        if record.repro:
+            lines.append(f"  from the run's folder: {record.repro}")
+    else:
+        lines.append(f"  reproduce: {record.repro}")
     return "\n".join(lines)

@@ -100,3 +100,21 @@ def test_an_isa_columns_command_selects_that_column_again(pytester: pytest.Pytes
                            cwd=pytester.path, capture_output=True, text=True, timeout=300)
     assert "1 passed" in again.stdout, again.stdout[-2000:] + again.stderr[-2000:]
     assert "onednn@avx2" in (pytester.path / "again.jsonl").read_text()
+
+
+def test_a_failure_prints_the_conformance_repro_command_and_the_pytest_id(pytester: pytest.Pytester):
+    """The printed `pytest '<case file>::...'` names the case file, inside site-packages for a wheel install:
+    the failure's first reproduce line is `conformance repro ID --backend B -o repro/`, which finds the case by its
+    id (a case outside the shipped corpus by its absolute file), then the pytest id."""
+    pytester.makefile(".yaml", good=CASE)
+    pytester.makepyfile(vendor_plugin=PLUGIN)
+    result = pytester.runpytest_subprocess("--no-default-cases", "-p", "no:cacheprovider", "--cases=.",
+                                           "--backend=vendor_plugin:WrongShape", "--isolation=none",
+                                           "--no-reference", f"--results={pytester.path / 'r.jsonl'}")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    out = result.stdout.str()
+    case_file = shlex.quote(str((pytester.path / "good.yaml").resolve()))
+    assert ("reproduce: conformance repro 'ai.onnx/AveragePool-22/ceil[float32]' --backend vendor_plugin:WrongShape"
+            f" -o repro/ --cases {case_file}") in out, out[-3000:]
+    assert "pytest id: good.yaml::ai.onnx/AveragePool-22/ceil::wrongshape[float32]" in out
+    assert "from the run's folder: python -m pytest 'good.yaml::" in out
