@@ -92,11 +92,18 @@ def _find(instance_id: str, folders: list[Path]) -> tuple[CaseInstance | None, l
 
 
 def _record(path: Path, instance_id: str, backend: str) -> tuple[ResultRecord | None, str]:
-    """The record for (id, backend); without a backend, the id's only record picks it."""
+    """The record for (id, backend); without a backend, the id's only record picks it, or its only record on a
+    backend other than the reference column."""
     matches = [r for r in read_records(path) if r.id == instance_id and (not backend or r.backend == backend)]
     if not matches:
         raise ValueError(f"{path}: no record for {instance_id}" + (f" on {backend}" if backend else ""))
     if not backend and len({r.backend for r in matches}) > 1:
+        from conformance.reference_column import REFERENCE
+
+        # every run has a reference column: the one other backend is the one the user means
+        tested = [r for r in matches if r.backend != REFERENCE]
+        if len({r.backend for r in tested}) == 1:
+            return tested[-1], tested[-1].backend
         names = ", ".join(sorted({r.backend for r in matches}))
         raise ValueError(f"{path}: {instance_id} has records for several backends ({names}); pass --backend")
     return matches[-1], backend or matches[-1].backend  # the last line wins, as in a re-run appended to a file

@@ -113,6 +113,28 @@ def test_results_record_picks_backend_and_fills_readme(tmp_path, cli):
     assert json.loads((folder / "case.json").read_text())["record"]["max_abs_err"] == 0.25
 
 
+def test_results_with_a_reference_column_picks_the_other_backend(tmp_path, cli):
+    """Every run has a ``reference`` column: the documented ``repro ID --results FILE`` failed with "records for
+    several backends (onnxruntime, reference)"."""
+    common = dict(id=ONNX_ID, op="AveragePool", domain="ai.onnx", version=22, dtype="float32")
+    records = [ResultRecord(**common, backend="reference", backend_version="1", status="pass"),
+               ResultRecord(**common, backend="onnxruntime", backend_version="9.9", status="fail", reason="off")]
+    results = tmp_path / "results.jsonl"
+    write_records(results, records)
+    assert cli(ONNX_ID, "--results", str(results), "-o", str(tmp_path / "out")) == 0
+    assert (tmp_path / "out" / ONNX_DIR / "case.json").is_file()
+
+
+def test_results_with_two_tested_backends_asks_which(tmp_path, capsys, cli):
+    common = dict(id=ONNX_ID, op="AveragePool", domain="ai.onnx", version=22, dtype="float32")
+    records = [ResultRecord(**common, backend=name, backend_version="1", status="fail", reason="off")
+               for name in ("reference", "onnxruntime", "openvino")]
+    results = tmp_path / "results.jsonl"
+    write_records(results, records)
+    assert cli(ONNX_ID, "--results", str(results), "-o", str(tmp_path / "out")) == 2
+    assert "onnxruntime, openvino, reference); pass --backend" in capsys.readouterr().err
+
+
 def test_results_without_the_record_is_an_error(tmp_path, capsys, cli):
     results = tmp_path / "results.jsonl"
     results.write_text("")
