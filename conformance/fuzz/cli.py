@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from conformance.backends.base import Backend
-from conformance.fuzz.engine import Finding, FuzzConfig, FuzzReport, fuzz
+from conformance.fuzz.engine import Finding, FuzzConfig, FuzzReport, distinct_count, fuzz
 from conformance.fuzz.writer import write
 from conformance.terminal import printable
 
@@ -103,7 +103,8 @@ class Progress:
     def status(self, report: FuzzReport) -> str:
         cases = f"{report.cases}" + (f"/{self.config.budget}" if self.config.budget is not None else "")
         limit = f"/{self.config.time_budget:.0f}" if self.config.time_budget else ""
-        return f"fuzz: {cases} cases, {report.elapsed_s:.0f}{limit} s, {len(report.findings)} finding(s)"
+        # what the final line counts: the findings left once a larger one is folded into its smaller one
+        return f"fuzz: {cases} cases, {report.elapsed_s:.0f}{limit} s, {findings_text(report.findings)}"
 
     def __call__(self, report: FuzzReport, finding: Finding | None) -> None:
         if finding is not None:
@@ -128,6 +129,12 @@ class Progress:
 
     def close(self) -> None:
         self._end_line()
+
+
+def findings_text(findings: list[Finding]) -> str:
+    """The count both the progress line and the final line give, in words: distinct findings, a finding whose
+    features include another's of the same kind counted once with it (``merge_supersets``)."""
+    return f"{distinct_count(findings)} distinct finding(s) (one whose features include another's counted with it)"
 
 
 def version_problem(domain: str, op: str, version: int) -> str:
@@ -179,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         progress.close()
     cases_path, summary = write(report, args.output)
-    print(f"{report.cases} cases in {report.elapsed_s} s on {report.backend}: {len(report.findings)} finding(s)"
+    print(f"{report.cases} cases in {report.elapsed_s} s on {report.backend}: {findings_text(report.findings)}"
           + (" (time budget reached)" if report.stopped_by_time else ""))
     for finding in report.findings:
         print(f"  {printable(finding.signature)}  x{finding.occurrences}: {printable(finding.reason[:160])}")

@@ -153,14 +153,32 @@ def merge_supersets(findings: list[Finding]) -> list[Finding]:
     agree); the finding that needs fewer features already explains it, so the larger one only adds occurrences.
     """
     kept: list[Finding] = []
-    for finding in sorted(findings, key=lambda f: (len(sig.features(f.draft)), f.first_case)):
-        mine = set(sig.features(finding.draft))
-        smaller = next((k for k in kept if k.kind == finding.kind and set(sig.features(k.draft)) < mine), None)
+    for finding, smaller in _folds(findings):
         if smaller is None:
             kept.append(finding)
         else:
             smaller.occurrences += finding.occurrences
     return sorted(kept, key=lambda f: f.first_case)
+
+
+def distinct_count(findings: list[Finding]) -> int:
+    """How many findings ``merge_supersets`` keeps, without changing them: the progress line counts what the final
+    line will (it counted every shrunk signature, 7, where the run ended with 4 after folding)."""
+    return sum(smaller is None for _finding, smaller in _folds(findings))
+
+
+def _folds(findings: list[Finding]) -> list[tuple[Finding, Finding | None]]:
+    """Each finding with the kept finding of the same kind whose features are a strict subset of its own, or None
+    when it is kept itself."""
+    kept: list[Finding] = []
+    folds: list[tuple[Finding, Finding | None]] = []
+    for finding in sorted(findings, key=lambda f: (len(sig.features(f.draft)), f.first_case)):
+        mine = set(sig.features(finding.draft))
+        smaller = next((k for k in kept if k.kind == finding.kind and set(sig.features(k.draft)) < mine), None)
+        if smaller is None:
+            kept.append(finding)
+        folds.append((finding, smaller))
+    return folds
 
 
 def _draw(prof: Profile, runner: _Runner, config: FuzzConfig, index: int, report: FuzzReport) -> (

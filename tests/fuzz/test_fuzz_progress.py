@@ -7,8 +7,9 @@ import io
 
 import pytest
 
-from conformance.fuzz.cli import DEFAULT_BUDGET, Progress, parser
-from conformance.fuzz.engine import FuzzConfig, fuzz
+from conformance.fuzz.cli import DEFAULT_BUDGET, Progress, findings_text, parser
+from conformance.fuzz.draft import Draft
+from conformance.fuzz.engine import Finding, FuzzConfig, FuzzReport, distinct_count, fuzz, merge_supersets
 
 PLANTED = FuzzConfig(domain="ai.onnx", op="AveragePool", version=19, budget=60, seed=3)
 
@@ -38,9 +39,16 @@ def test_cli_budget_defaults():
     assert DEFAULT_BUDGET == 200
 
 
+def _finding(first_case: int, **fields) -> Finding:
+    draft = Draft(domain="ai.onnx", op="AveragePool", version=22, **fields)
+    return Finding(signature=f"s{first_case}", kind="fail-values", draft=draft, original=draft, reason="off",
+                   first_case=first_case)
+
+
 class _Report:
     def __init__(self, cases: int, findings: int, elapsed: float):
-        self.cases, self.findings, self.elapsed_s = cases, [object()] * findings, elapsed
+        self.cases, self.elapsed_s = cases, elapsed
+        self.findings = [_finding(i) for i in range(findings)]
 
 
 class _Finding:
@@ -59,7 +67,22 @@ def test_progress_lines_and_findings_as_they_come():
     assert out.getvalue() == "finding: ai.onnx/AveragePool-22 fail-values [pads]: Y: 3 of 4 elements differ\n"
     now[0] = 6.0
     progress(_Report(40, 1, 6.0), None)
-    assert out.getvalue().splitlines()[-1] == "fuzz: 40 cases, 6/60 s, 1 finding(s)"
+    assert out.getvalue().splitlines()[-1] == ("fuzz: 40 cases, 6/60 s, 1 distinct finding(s) (one whose features "
+                                               "include another's counted with it)")
+
+
+def test_the_progress_line_counts_what_the_final_line_counts():
+    """A finding whose features include another's of the same kind is folded into it at the end (7 on the
+    progress line, 4 on the final one): the progress line counts the findings left after that folding."""
+    findings = [_finding(0, pads_begin=(1,)), _finding(1, pads_begin=(1,), strides=(2,)),
+                _finding(2, rounding="ceil")]
+    config = FuzzConfig(domain="ai.onnx", op="AveragePool", version=22, budget=10)
+    out = io.StringIO()
+    report = FuzzReport(config, "x", "1", cases=10, findings=list(findings), elapsed_s=1.0)
+    live = Progress(config, out=out).status(report)
+    assert distinct_count(findings) == 2 and live.endswith(findings_text(findings))
+    final = merge_supersets(findings)
+    assert len(final) == 2 and findings_text(final).startswith("2 distinct finding(s)")
 
 
 @pytest.mark.parametrize("option, value", [("--time-budget", "nan"), ("--time-budget", "inf"),
