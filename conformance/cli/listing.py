@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -46,7 +47,9 @@ def list_main(argv: list[str]) -> int:
     parser.add_argument("--domain", help="ai.onnx | openvino | onednn")
     parser.add_argument("--op", help="operator name, e.g. AveragePool")
     parser.add_argument("--source", help="spec-example | onnx-example | onnx-node-test | edge | negative | ...")
-    parser.add_argument("-k", help="glob over instance ids, e.g. '*ceil*'")
+    parser.add_argument("-k", help="pytest -k expression over instance ids and case file names, as `conformance "
+                        "run -k` (substrings, and/or/not: 'AveragePool-22 and not ceil'); a value with * or ? is a "
+                        "glob over instance ids, e.g. '*ceil*'")
     args = parser.parse_args(argv)
     count = 0
     if problems := case_path_errors(args.cases):
@@ -54,15 +57,43 @@ def list_main(argv: list[str]) -> int:
         return 2
     from conformance.shipped import default_case_dirs
 
+    try:
+        selected = keyword_filter(args.k)
+    except ValueError as exc:
+        print(f"conformance list: -k {args.k!r}: {exc}", file=sys.stderr)
+        return 2
     for path, inst in iter_instances(([] if args.no_default_cases else default_case_dirs()) + args.cases):
         if args.domain and inst.domain != args.domain or args.op and inst.op != args.op:
             continue
-        if args.source and inst.source != args.source or args.k and not fnmatch.fnmatch(inst.id, args.k):
+        if args.source and inst.source != args.source or not selected(inst.id, path.name):
             continue
         count += 1
         print(f"{inst.id}\t{inst.source}\t{path.name}")
     print(f"{count} case instance(s)", file=sys.stderr)
     return 0
+
+
+def keyword_filter(expression: str | None) -> Callable[[str, str], bool]:
+    """(instance id, case file name) -> selected, for ``list -k``: pytest's own -k parser, so the value that
+    selects items in ``run -k`` lists the same instances (case-insensitive substrings, ``and``/``or``/``not``,
+    parentheses). A value with ``*`` or ``?`` — never in an id, not valid in a -k expression — keeps the glob over
+    instance ids that ``list -k`` took before. Raises ``ValueError`` for a malformed expression."""
+    if not expression:
+        return lambda _id, _file: True
+    if any(c in expression for c in "*?"):
+        return lambda instance_id, _file: fnmatch.fnmatch(instance_id, expression)
+    from _pytest.mark.expression import Expression
+
+    try:
+        compiled = Expression.compile(expression)
+    except SyntaxError as exc:  # pytest's parser raises SyntaxError (ParseError in releases before 8.4)
+        raise ValueError(f"not a pytest -k expression: {exc}") from None
+
+    def selected(instance_id: str, file_name: str) -> bool:
+        names = [instance_id.lower(), file_name.lower()]
+        return compiled.evaluate(lambda word, **_: any(word.lower() in name for name in names))
+
+    return selected
 
 
 def backends_main(argv: list[str]) -> int:
@@ -77,8 +108,11 @@ def backends_main(argv: list[str]) -> int:
     print(f"machine: {host.label()}; kernel features: {' '.join(host.features) or '-'}")
     for entry in installed.available():
         if entry.error:
-            # whole: what is missing and what installs it (a multi-line reason continues under its first line)
-            print(f"{entry.name:<20} not installed   {_indented(entry.error)}")
+            # whole: what is missing and what installs it (a multi-line reason continues under its first line).
+            # "not installed" only when the runtime is absent (NotInstalled): a package that is there but fails to
+            # import or construct is "broken", which a reinstall of the extra would not fix
+            state = "not installed" if entry.missing else "broken"
+            print(f"{entry.name:<20} {state:<15} {_indented(entry.error)}")
             continue
         # third-party and native backends answer from a worker: a plugin that crashes here costs its line only
         backend = isolation.wrap(None, entry.name, "auto", installed.PROBE_TIMEOUT,
@@ -90,13 +124,16 @@ def backends_main(argv: list[str]) -> int:
             isa = (f"isa {level}" + (f" (--isa axis: {cap})" if cap else "") + "; ") if level else ""
             caps = isa + "; ".join(f"{k}: {', '.join(map(str, v))}"
                                    for k, v in optional(backend, "capabilities")().items())
+            description = str(optional(backend, "description") or "")
         except Exception as exc:
-            print(f"{entry.name:<20} not usable      {_indented(f'{type(exc).__name__}: {exc}')}")
+            print(f"{entry.name:<20} {'broken':<15} {_indented(f'{type(exc).__name__}: {exc}')}")
             continue
         finally:
             if isinstance(backend, isolation.IsolatedBackend):
                 backend.close()
         print(f"{entry.name:<20} {printable(str(version)):<28} {printable(caps)}")  # a plugin's own texts
+        if description:  # the plugin's own one-liner (docs/backends.md), under its line
+            print(" " * 21 + _indented(description))
     return 0
 
 

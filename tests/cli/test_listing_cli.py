@@ -24,3 +24,90 @@ def test_a_bad_environment_limit_is_an_error(tmp_path: Path, capsys, monkeypatch
     assert guards._env_limit("CONFORMANCE_MAX_YAML_NODES", 5) == 5  # the strict default stays in force
     assert command(["--cases", str(tmp_path)]) == 2
     assert "CONFORMANCE_MAX_YAML_NODES='abc': not a positive integer" in capsys.readouterr().err
+
+
+CASES = """\
+op: AveragePool
+domain: ai.onnx
+versions: [22]
+cases:
+  - id: ceil
+    attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
+    inputs:
+      x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
+  - id: floor
+    attributes: {kernel_shape: [3, 3], strides: [2, 2]}
+    inputs:
+      x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
+"""
+
+
+def _listed(tmp_path: Path, capsys, *k: str) -> list[str]:
+    (tmp_path / "pool.yaml").write_text(CASES)
+    assert list_main(["--no-default-cases", "--cases", str(tmp_path / "pool.yaml"), *k]) == 0
+    return [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()]
+
+
+def test_list_k_takes_the_expression_run_k_takes(tmp_path: Path, capsys):
+    """`list -k AveragePool-22` listed nothing: -k was a glob over whole ids, where `run -k` is pytest's."""
+    both = ["ai.onnx/AveragePool-22/ceil[float32]", "ai.onnx/AveragePool-22/floor[float32]"]
+    assert _listed(tmp_path, capsys, "-k", "AveragePool-22") == both
+    assert _listed(tmp_path, capsys, "-k", "averagepool-22 and not ceil") == both[1:]  # case-insensitive, as pytest
+    assert _listed(tmp_path, capsys, "-k", "ceil or floor") == both
+    assert _listed(tmp_path, capsys, "-k", "pool.yaml and ceil") == both[:1]  # the file name, as in a node id
+    assert _listed(tmp_path, capsys, "-k", "*ceil*") == both[:1]  # a glob still is one
+
+
+def test_list_k_refuses_a_malformed_expression(tmp_path: Path, capsys):
+    (tmp_path / "pool.yaml").write_text(CASES)
+    assert list_main(["--no-default-cases", "--cases", str(tmp_path / "pool.yaml"), "-k", "ceil and"]) == 2
+    assert "not a pytest -k expression" in capsys.readouterr().err
+
+
+def test_the_documented_count_line_gives_the_count(tmp_path: Path):
+    """docs/ci-gate.md's `conformance list | tail -1` showed a case id: the count goes to stderr."""
+    import re
+    import shlex
+    import subprocess
+    import sys
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "ci-gate.md"
+    (line,) = [ln for ln in docs.read_text().splitlines() if re.match(r"conformance list\b", ln)]
+    command = line.split("#", 1)[0].strip()
+    (tmp_path / "pool.yaml").write_text(CASES)
+    program = f"{shlex.quote(sys.executable)} -m conformance.cli.main"  # the installed script may be elsewhere
+    command = command.replace("conformance list", f"{program} list --no-default-cases --cases pool.yaml", 1)
+    done = subprocess.run(command, shell=True, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=120)
+    assert done.stdout.strip().splitlines()[-1] == "2 case instance(s)", done.stdout
+
+
+class _Entry:
+    pass
+
+
+def test_backends_tells_not_installed_from_broken_with_the_whole_reason(monkeypatch, capsys):
+    from conformance.backends import installed
+    from conformance.cli.listing import backends_main
+
+    long = "x" * 150 + " the end"
+    monkeypatch.setattr(installed, "available", lambda: [
+        installed.Available("absent", "m:C", f"the Python package 'absent' is not installed {long}", missing=True),
+        installed.Available("crashy", "m:C", f"ImportError: undefined symbol {long}"),
+    ])
+    assert backends_main([]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert f"{'absent':<20} not installed   the Python package 'absent' is not installed {long}" in lines
+    assert f"{'crashy':<20} broken          ImportError: undefined symbol {long}" in lines
+
+
+def test_backends_shows_a_plugins_description(monkeypatch, capsys):
+    pytest.importorskip("onnx")
+    from conformance.backends import installed
+    from conformance.backends.onnx_reference.backend import OnnxReferenceBackend
+    from conformance.cli.listing import backends_main
+
+    monkeypatch.setattr(installed, "available", lambda: [installed.Available("onnx-reference", "m:C")])
+    assert backends_main([]) == 0
+    out = capsys.readouterr().out
+    assert OnnxReferenceBackend.description in out

@@ -90,7 +90,7 @@ def test_backends_lists_a_backend_whose_runtime_is_missing(monkeypatch, capsys):
     monkeypatch.setattr(registry, "create", create)
     assert backends_main([]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert f"{'onnx-reference':<20} not usable      OSError: libsomething.so.3 not found" in lines
+    assert f"{'onnx-reference':<20} broken          OSError: libsomething.so.3 not found" in lines
     assert any(line.startswith("onnxruntime ") and "not " not in line[:40] for line in lines)
 
 
