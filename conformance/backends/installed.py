@@ -58,13 +58,25 @@ def available() -> list[Available]:
     return found
 
 
-def check(spec: str) -> None:
+class CannotImport(LookupError):
+    """A ``--backend`` spec whose module or class cannot be loaded (message: why, whole)."""
+
+
+def check(spec: str, imports: bool = True) -> None:
     """Raise ``NotInstalled`` when ``spec`` (``NAME`` or ``NAME:ARG``) names one of our own backends whose runtime
-    is absent. Other specs are left to their own loading: a third-party class is not run in this process."""
+    is absent, ``CannotImport`` when any other spec's code cannot be imported (``module:Class``,
+    ``onnx-backend:MODULE``, another distribution's entry point; with ``imports``): that import runs in a fresh
+    interpreter (``spec_check``), a third-party module is never imported, nor its class run, in this process."""
     name = spec.partition(":")[0]
     ep = entry_points().get(name)
     if ep is not None and is_ours(spec):
         ep.load().check_installed()
+    elif imports and (ep is not None or ":" in spec):
+        from conformance.backends.spec_check import import_problem
+
+        problem = import_problem(spec, PROBE_TIMEOUT)
+        if problem:
+            raise CannotImport(problem)
 
 
 def _probe_isolated(name: str) -> None:

@@ -146,6 +146,10 @@ def _run(args: argparse.Namespace, out: Path) -> int:
     code, gone = run_forwarding_signals(cmd, {**os.environ, "PYTHONUNBUFFERED": "1"})
     incomplete = False
     owner = results_run_id(results) if results.exists() else None
+    if code == 4 and not results.exists():
+        # pytest refused the command line (an unknown or unimportable --backend, ...) before any item ran and
+        # said why: a usage error, not a run that stopped half way
+        return code
     if owner != run_id:  # no file, or not the one our pytest wrote: its records are not this run's to report
         why = f"pytest exited with code {code} before writing the results file"
         if results.exists():

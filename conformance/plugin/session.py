@@ -45,11 +45,14 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
     column_specs: list[str] = []  # the spec of each column (an ISA column shares its backend's spec)
     plugin_names: list[str] = []  # the name each column's plugin declared (an ISA column's adds @level)
     for spec in specs:
-        try:  # a runtime that is absent: said before any item runs, not as a column of errors
-            installed.check(spec)
+        try:  # a runtime that is absent, a plugin that cannot be imported: said before any item runs, not as a
+            # column of errors (its import is tried in a fresh interpreter, once: by the controller, not per worker)
+            installed.check(spec, imports=not hasattr(config, "workerinput"))
         except NotInstalled as exc:
             raise pytest.UsageError(f"--backend={spec}: not installed: {exc} (`conformance backends` lists the "
                                     "installed backends)") from None
+        except installed.CannotImport as exc:
+            raise pytest.UsageError(f"--backend={spec}: cannot import it: {exc}") from None
         except Exception as exc:  # there but unusable (e.g. two oneDNN wheels' copies of one library)
             raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         try:
