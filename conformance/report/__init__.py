@@ -52,6 +52,7 @@ class ReportSummary:
     meta: dict[str, str] = field(default_factory=dict)  # interrupted / partial, from the result files
     machines: list[dict] = field(default_factory=list)  # the machines the result files name
     torn: list[str] = field(default_factory=list)  # FILE:LINE of part-file lines a kill cut short (skipped)
+    sources: list[Path] = field(default_factory=list)  # the result files merged
 
     @property
     def notes(self) -> list[str]:
@@ -101,7 +102,11 @@ class ReportSummary:
                              "have (another CPU class): not compared (docs/isa.md)")
             lines += [f"  {'LOST COVERAGE' if t.lost_coverage else 'REGRESSION'} {p(t.id)}::{p(t.backend)}: "
                       f"{p(t.old or 'new')} -> {p(t.new or 'missing')}  {p(t.reason)}" for t in self.regressions]
-        lines += [f"HTML: {p(str(self.html))}", f"JUnit: {p(str(self.junit))}", f"merged: {p(str(self.results))}"]
+        lines += [f"HTML: {p(str(self.html))}", f"JUnit: {p(str(self.junit))}"]
+        # `conformance run` merges its one results file into itself: pytest's summary named it already
+        # ("result records: ..."), and "merged:" named the same path a second time
+        if Path(self.results).resolve() not in {Path(s).resolve() for s in self.sources}:
+            lines.append(f"merged: {p(str(self.results))}")
         if self.cross_spec is not None:
             lines.append(f"cross-spec: {p(str(self.cross_spec))}")
         return "\n".join(lines) + "\n"
@@ -191,4 +196,5 @@ def build_reports(
         meta=merged.meta,
         machines=merged.machines,
         torn=merged.torn,
+        sources=[Path(f) for f in result_files],
     )
