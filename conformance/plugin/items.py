@@ -223,12 +223,16 @@ def repro_command(item: CaseItem) -> str:
 def conformance_repro_command(item: CaseItem) -> str:
     """``conformance repro`` for this item: it finds the case by its instance id in the installed corpus, so it
     works from any folder (the pytest command names the case file, inside site-packages for a wheel). A case from
-    outside the shipped corpus adds its file as ``--cases``, absolute for the same reason."""
+    outside the shipped corpus adds its file as ``--cases``, absolute for the same reason. "" for a plugin run as
+    ``module:Class`` without an entry point: ``conformance repro`` creates registered backends only, so the pytest
+    command (``python -m pytest`` from the run's folder, where the module is) is its reproduction."""
     if item.backend is None:
         return ""
     from conformance.shipped import default_case_dirs
 
     spec = _spec_of(item).partition(ISA_SEPARATOR)[0]  # an ISA column's level is not a backend spec
+    if ":" in spec and not _registered(spec):
+        return ""
     command = f"conformance repro {shlex.quote(item.instance.id)} --backend {shlex.quote(spec)} -o repro/"
     case_file = Path(item.path).resolve()
     if not any(case_file.is_relative_to(d.resolve()) for d in default_case_dirs()):

@@ -102,10 +102,30 @@ def test_an_isa_columns_command_selects_that_column_again(pytester: pytest.Pytes
     assert "onednn@avx2" in (pytester.path / "again.jsonl").read_text()
 
 
+
 def test_a_failure_prints_the_conformance_repro_command_and_the_pytest_id(pytester: pytest.Pytester):
     """The printed `pytest '<case file>::...'` names the case file, inside site-packages for a wheel install:
     the failure's first reproduce line is `conformance repro ID --backend B -o repro/`, which finds the case by its
-    id (a case outside the shipped corpus by its absolute file), then the pytest id."""
+    id (a case outside the shipped corpus by its absolute file), then the pytest id and the pytest command."""
+    pytester.makefile(".yaml", good=CASE)
+    pytester.makepyfile(vendor_plugin=PLUGIN)
+    info = pytester.path / "acme_plugin-1.0.dist-info"  # registered as `acme` (found on sys.path: the run's folder)
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[conformance.backends]\nacme = vendor_plugin:WrongShape\n")
+    result = pytester.runpytest_subprocess("--no-default-cases", "-p", "no:cacheprovider", "--cases=.",
+                                           "--backend=acme", "--no-reference", f"--results={pytester.path / 'r.jsonl'}")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()[-3000:]
+    out = result.stdout.str()
+    case_file = shlex.quote(str((pytester.path / "good.yaml").resolve()))
+    assert ("reproduce: conformance repro 'ai.onnx/AveragePool-22/ceil[float32]' --backend acme"
+            f" -o repro/ --cases {case_file}") in out, out[-3000:]
+    assert "pytest id: good.yaml::ai.onnx/AveragePool-22/ceil::wrongshape[float32]" in out
+    assert "from the run's folder: pytest 'good.yaml::" in out
+
+
+def test_a_module_class_plugins_reproduction_is_the_pytest_command(pytester: pytest.Pytester):
+    """`conformance repro` creates registered backends only: for `module:Class` the pytest command reproduces."""
     pytester.makefile(".yaml", good=CASE)
     pytester.makepyfile(vendor_plugin=PLUGIN)
     result = pytester.runpytest_subprocess("--no-default-cases", "-p", "no:cacheprovider", "--cases=.",
@@ -113,8 +133,4 @@ def test_a_failure_prints_the_conformance_repro_command_and_the_pytest_id(pytest
                                            "--no-reference", f"--results={pytester.path / 'r.jsonl'}")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     out = result.stdout.str()
-    case_file = shlex.quote(str((pytester.path / "good.yaml").resolve()))
-    assert ("reproduce: conformance repro 'ai.onnx/AveragePool-22/ceil[float32]' --backend vendor_plugin:WrongShape"
-            f" -o repro/ --cases {case_file}") in out, out[-3000:]
-    assert "pytest id: good.yaml::ai.onnx/AveragePool-22/ceil::wrongshape[float32]" in out
-    assert "from the run's folder: python -m pytest 'good.yaml::" in out
+    assert "reproduce: python -m pytest 'good.yaml::" in out and "conformance repro" not in out, out[-3000:]
