@@ -12,6 +12,9 @@ from importlib import resources
 from pathlib import Path
 
 _CHECKOUT = Path(__file__).resolve().parents[1]
+#: The distribution on the package index (``pip install "op-conformance[all]"``); the import package and the command are
+#: ``conformance``. ("conformance" on the index is another project.)
+DISTRIBUTION = "op-conformance"
 
 
 def _folder(name: str) -> Path | None:
@@ -54,6 +57,6 @@ def version() -> str:
     from conformance import __version__
 
     try:
-        return dist_version("conformance")
+        return dist_version(DISTRIBUTION)
     except PackageNotFoundError:
         return __version__

@@ -3,7 +3,7 @@ there and loads (a third-party plugin in a worker process, so one that crashes o
 its own line), and ``--backend`` selections (``all`` is every installed backend).
 
 Our own backends are checked first with their class's ``check_installed`` (files only, nothing loaded): a partial
-install (``conformance[onnxruntime]``) registers every built-in backend, and one whose runtime is absent is *not
+install (``op-conformance[onnxruntime]``) registers every built-in backend, and one whose runtime is absent is *not
 installed*, with the reason — no column in ``all``, a usage error when named (``check``)."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ backends and expands ``--backend=all`` must not load a runtime itself (one libdn
 runtime's import costs the run's controller time it never uses). ``Backend.check_installed`` of each built-in
 backend calls ``require``.
 
-A partial install (``pip install "conformance[onnxruntime]"``) registers every built-in backend: the entry points
+A partial install (``pip install "op-conformance[onnxruntime]"``) registers every built-in backend: the entry points
 are the package's, the runtimes are the extras'. What this module says is what ``conformance backends`` prints
 after "not installed", so it names what is missing and the extra that installs it.
 """
@@ -20,7 +20,9 @@ from conformance.backends.base import NotInstalled
 
 def extra(name: str) -> str:
     """How to install the extra ``name`` (the hint every message ends with)."""
-    return f"pip install 'conformance[{name}]'"
+    from conformance.shipped import DISTRIBUTION
+
+    return f"pip install '{DISTRIBUTION}[{name}]'"
 
 
 def package_folders(module: str) -> list[Path]:

@@ -1,4 +1,4 @@
-"""A partial install (``pip install "conformance[onnxruntime]"``): every built-in backend is registered, only some
+"""A partial install (``pip install "op-conformance[onnxruntime]"``): every built-in backend is registered, only some
 runtimes are there. A backend whose runtime is absent is *not installed*, with the reason whole: no column in
 ``--backend=all``, a usage error when named, ``conformance backends`` says why. Its check reads files only: the
 process that lists backends never loads a runtime (one libdnnl.so.3 per process).
@@ -54,7 +54,7 @@ def test_onednn_without_its_library_is_not_installed_and_not_in_all(no_libdnnl):
     entries = {a.name: a for a in installed.available()}
     onednn = entries["onednn"]
     assert onednn.missing and onednn.error.startswith(NO_LIBDNNL), onednn
-    assert "pip install 'conformance[onednn]'" in onednn.error  # the reason whole, with the extra
+    assert "pip install 'op-conformance[onednn]'" in onednn.error  # the reason whole, with the extra
     assert entries["onednn-current"].missing
     assert "onednn" not in installed.parse_selection(["all"])
     assert "onednn" not in installed.installed_names()
@@ -69,7 +69,7 @@ def test_conformance_backends_prints_the_whole_reason(no_libdnnl, capsys):
 
     assert backends_main([]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("onednn "))
-    assert line.startswith(f"{'onednn':<20} not installed   {NO_LIBDNNL}") and line.endswith("'conformance[onednn]'")
+    assert line.startswith(f"{'onednn':<20} not installed   {NO_LIBDNNL}") and line.endswith("'op-conformance[onednn]'")
 
 
 def _run_without_libdnnl(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -93,7 +93,7 @@ def test_naming_a_backend_that_is_not_installed_is_a_usage_error(pytester: pytes
     result = _run_without_libdnnl(pytester, "--backend=onnx-reference,onednn")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     err = result.stderr.str()
-    assert "--backend=onednn: not installed: libdnnl.so.3 not found" in err and "conformance[onednn]" in err
+    assert "--backend=onednn: not installed: libdnnl.so.3 not found" in err and "op-conformance[onednn]" in err
     assert "passed" not in result.stdout.str() and "error" not in result.stdout.str().lower()
 
 

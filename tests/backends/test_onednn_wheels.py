@@ -39,8 +39,10 @@ def test_needed_of_non_elf_is_empty(tmp_path):
 
 
 def test_requirement_closure_follows_requirements_but_not_extras():
-    names = {d.metadata["Name"].lower() for d in _wheels.requirement_closure("conformance")}
-    assert {"conformance", "numpy", "onnx", "pyyaml"} <= names
+    from conformance.shipped import DISTRIBUTION
+
+    names = {d.metadata["Name"].lower() for d in _wheels.requirement_closure(DISTRIBUTION)}
+    assert {DISTRIBUTION, "numpy", "onnx", "pyyaml"} <= names
     # hypothesis is installed for the tests but only required by the [test] extra
     assert "hypothesis" not in names
     assert _wheels.requirement_closure("no-such-distribution-xyz") == []

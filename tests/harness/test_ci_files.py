@@ -131,7 +131,7 @@ def test_runtimes_outside_all_get_their_own_environment():
 
 
 def test_ci_runs_a_single_extra_install_after_the_readme_commands():
-    """A partial install (conformance[onnxruntime]) must not list or run absent runtimes as columns of errors: CI
+    """A partial install (op-conformance[onnxruntime]) must not list or run absent runtimes as columns of errors: CI
     installs that extra alone, after the main and test commands, and writes its run outside reports/."""
     ci = (ROOT / ".ci" / "run").read_text()
     install = ci.index('pip" install -q -e ".[onnxruntime]" -c constraints.txt')

@@ -75,3 +75,26 @@ def test_version_command(capsys):
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"conformance {shipped.version()}"
     assert shipped.version().count(".") >= 1
+
+
+def test_every_documented_install_names_our_own_distribution():
+    """"conformance" on the package index is another project: every install line the docs, the action and the
+    example plugin give must name ours (pyproject's name), and the messages' hints use the same constant."""
+    import re
+
+    from conformance.backends.presence import extra
+    from conformance.shipped import DISTRIBUTION
+
+    ours = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    assert DISTRIBUTION == ours != "conformance" and extra("onednn") == f"pip install '{ours}[onednn]'"
+    examples = ROOT / "examples"
+    texts = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / ".ci" / "run",
+             ROOT / ".github" / "actions" / "conformance" / "action.yml", *examples.rglob("*.md"),
+             *examples.rglob("*.toml")]
+    extras = "all|onnxruntime|openvino|onednn|tract|iree|torch|test"
+    requirement = re.compile(rf"(?<![\w.-])([A-Za-z][\w.-]*)\[(?:{extras})")
+    named = {(path.relative_to(ROOT).as_posix(), m.group(1)) for path in texts
+             for m in requirement.finditer(path.read_text(encoding="utf-8"))}
+    assert named and {name for _, name in named} == {ours}, sorted(n for n in named if n[1] != ours)
+    plugin = (examples / "vendor-plugin" / "pyproject.toml").read_text()
+    assert re.search(rf'dependencies = \[[^]]*"{re.escape(ours)}"', plugin)

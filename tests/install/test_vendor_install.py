@@ -60,7 +60,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = tmp / "source"
     shutil.copytree(ROOT, source, ignore=ignored)
     sh([sys.executable, "-m", "pip", "wheel", source, "--no-deps", "-w", tmp / "dist"], cwd=tmp)
-    (built,) = (tmp / "dist").glob("conformance-*.whl")
+    (built,) = (tmp / "dist").glob("op_conformance-*.whl")  # the distribution's name, normalized
     return built
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends import presence
 from conformance.backends.base import Backend, NotInstalled, Support, Unsupported
 from conformance.backends.export import copy_standalone, write_runner
 from conformance.backends.onednn import _lib, _wheels, builders
@@ -50,7 +51,7 @@ class OneDnnBackend(Backend):
         try:
             _lib.locate(cls.distribution)
         except _lib.LibraryNotFound as exc:
-            raise NotInstalled(f"{exc}; the extra: pip install 'conformance[{cls.name}]'") from None
+            raise NotInstalled(f"{exc}; the extra: {presence.extra(cls.name)}") from None
 
     def __init__(self) -> None:
         self.check_installed()
@@ -143,5 +144,5 @@ class OneDnnCurrentBackend(OneDnnBackend):
     def check_installed(cls) -> None:
         if _wheels.own_file(cls.distribution or "", "libdnnl.so.3") is None:
             raise NotInstalled(f"the {cls.distribution!r} wheel is not installed (pip install "
-                               "'conformance[onednn-current]', in an environment without onednn-cpu-gomp)")
+                               "'op-conformance[onednn-current]', in an environment without onednn-cpu-gomp)")
         super().check_installed()  # and its library is usable as this environment's only copy (_lib.locate)

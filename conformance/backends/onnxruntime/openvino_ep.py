@@ -43,7 +43,7 @@ class OnnxRuntimeOpenVinoBackend(OnnxRuntimeBackend):
 
         if PROVIDER not in onnxruntime.get_available_providers():
             raise ImportError(f"this onnxruntime {onnxruntime.__version__} has no {PROVIDER} (pip install "
-                              "'conformance[onnxruntime-openvino]' in an environment without onnxruntime)")
+                              "'op-conformance[onnxruntime-openvino]' in an environment without onnxruntime)")
         # the OpenVINO it bundles embeds oneDNN, whose process-wide primitive cache would hand a case an earlier
         # case's kernel (backends/openvino/runtime.py): off before the provider's first compile
         no_kernel_caches()
