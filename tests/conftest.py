@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 pytest_plugins = ["pytester"]
+
+# helpers shared by the test folders (one_case.py), importable by module name from any of them
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # pytester points HOME at a fresh folder per test: the user cache (conformance/user_cache.py: converted node tests,
 # IREE modules) would then be rebuilt by every pytester run (node tests: 7 s each on an idle 2-core machine, 35 s

@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from one_case import CASE
 
 from conformance.backends import installed, presence, registry
 from conformance.backends.base import NotInstalled
@@ -25,16 +26,6 @@ NO_LIBDNNL = "libdnnl.so.3 not found: set CONFORMANCE_ONEDNN_LIB, or `pip instal
 #: the package each built-in backend needs (onednn's are wheels of a shared library: checked apart)
 PACKAGES = {"onnxruntime": "onnxruntime", "openvino": "openvino", "openvino-ir": "openvino", "tract": "tract",
             "iree": "iree.compiler", "torch": "torch", "onnx-reference": "onnx.reference"}
-CASE = textwrap.dedent("""\
-    op: AveragePool
-    domain: ai.onnx
-    versions: [22]
-    cases:
-      - id: ceil
-        attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
-        inputs:
-          x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
-""")
 
 
 @pytest.fixture

@@ -5,24 +5,13 @@ that kills its interpreter on import does not take the controller down."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from one_case import CASE
 
 from conformance.backends import installed
 from conformance.backends.spec_check import import_problem
-
-CASE = textwrap.dedent("""\
-    op: AveragePool
-    domain: ai.onnx
-    versions: [22]
-    cases:
-      - id: ceil
-        attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
-        inputs:
-          x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
-""")
 
 MODULES = {
     "vendor_ok": "from conformance.backends.base import Backend\n\nclass Good(Backend):\n    name = 'good'\n"

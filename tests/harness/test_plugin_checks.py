@@ -7,20 +7,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from one_case import CASE
 
 from conformance.backends.names import MAX_LENGTH, problem
 from conformance.plugin.checks import NAME
-
-CASE = textwrap.dedent("""\
-    op: AveragePool
-    domain: ai.onnx
-    versions: [22]
-    cases:
-      - id: ceil
-        attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
-        inputs:
-          x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
-""")
 
 FAKES = textwrap.dedent("""\
     from conformance.backends.base import Backend

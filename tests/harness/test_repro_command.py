@@ -11,17 +11,7 @@ import sys
 import textwrap
 
 import pytest
-
-CASE = textwrap.dedent("""\
-    op: AveragePool
-    domain: ai.onnx
-    versions: [22]
-    cases:
-      - id: ceil
-        attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
-        inputs:
-          x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
-""")
+from one_case import CASE
 
 PLUGIN = textwrap.dedent("""\
     import numpy as np
