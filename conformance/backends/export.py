@@ -49,13 +49,28 @@ def write_runner(template: Path, folder: Path, name: str, config: dict[str, Any]
     return [f"{name}.py", f"{name}.json"]
 
 
-def export_onnx(case: CaseInstance, folder: Path, template: Path, config: dict[str, Any],
-                lowered: bool = True) -> dict[str, Any]:
+def runner_script(owner: str, value: object) -> Path:
+    """The runner script a backend's ``runner`` attribute names: a ``Path`` or a ``str`` path to an existing file.
+
+    Anything else (a bare name such as ``"run_mine"``, the unset default ``Path()``) is a TypeError naming the
+    attribute: without this check a ``str`` failed deep in the export as ``'str' object has no attribute
+    'stem'``, which ``conformance repro`` could only report as a failed model build.
+    """
+    if isinstance(value, (str, Path)) and str(value) and Path(value).is_file():
+        return Path(value)
+    raise TypeError(f"{owner}.runner is {value!r}, which is not the path of a file: set it to the runner script "
+                    "beside your backend, e.g. runner = Path(__file__).with_name(\"run_mine.py\")")
+
+
+def export_onnx(case: CaseInstance, folder: Path, template: Path | str, config: dict[str, Any],
+                lowered: bool = True, owner: str = "the backend") -> dict[str, Any]:
     """Write ``model.onnx`` (the harness's model, lowered for other domains when ``lowered``) and the runner
-    script ``template`` (the backend's own, beside it), its settings in ``<runner>.json``.
+    script ``template`` (the backend's own, beside it; a ``str`` path is accepted), its settings in
+    ``<runner>.json``. ``owner`` names the backend class in the message when ``template`` is no file.
 
     ``config`` gets ``model`` and ``feeds``.
     """
+    template = runner_script(owner, template)
     runner = template.stem
     if lowered:
         model, feeds, lowering = onnx_model_for(case)

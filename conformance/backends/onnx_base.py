@@ -26,8 +26,9 @@ from conformance.suite.model import CaseInstance
 
 
 class OnnxModelBackend(Backend):
-    #: the runner script beside the backend (``Path(__file__).with_name("run_<runtime>.py")``)
-    runner: Path = Path()
+    #: the runner script beside the backend (``Path(__file__).with_name("run_<runtime>.py")``; a ``str`` path is
+    #: accepted, a bare name is not: export() then says so, naming this attribute)
+    runner: Path | str = Path()
     #: prepared models kept per backend instance (0: none kept, e.g. an evaluator with nothing to prepare)
     prepared_cache_size: int = 16
 
@@ -71,4 +72,4 @@ class OnnxModelBackend(Backend):
         return {}
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
-        return export_onnx(case, folder, self.runner, self.runner_config())
+        return export_onnx(case, folder, self.runner, self.runner_config(), owner=type(self).__name__)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import ml_dtypes
 import numpy as np
 
 from conformance.backends import answers
-from conformance.backends.base import Backend, Support, Unsupported, optional
+from conformance.backends.base import NOT_REJECTIONS, Backend, Support, Unsupported, optional
 from conformance.backends.export import harness_imports
 from conformance.compare import outputs as judged_outputs
 from conformance.oracle import Oracle, oracle_for
@@ -143,6 +144,12 @@ def _export(runtime: Backend, backend: str, instance: CaseInstance, inputs: list
         model = optional(runtime, "export")(instance, [x.copy() for x in inputs], target)
     except Unsupported as exc:
         raise ReproError(f"{backend} does not run {instance.id} standalone: {exc}") from None
+    except NOT_REJECTIONS as exc:
+        # a missing attribute, a wrong call, a library that did not load: a fault of the export code or of this
+        # environment, never the runtime's answer to the case (base.NOT_REJECTIONS); say where it was raised
+        raise ReproError(f"{backend}.export() failed on {instance.id}: {type(exc).__name__}: {exc} "
+                         f"(at {_raised_at(exc)}; a fault in the backend's export or its environment, not the "
+                         "runtime's answer to this case)") from None
     except Exception as exc:  # noqa: BLE001 - e.g. the runtime rejects the model while it is being built
         raise ReproError(f"{backend} could not export {instance.id} (nothing to run: building its model failed, "
                          f"which is the backend's answer to this case): {type(exc).__name__}: {exc}") from None
@@ -150,6 +157,15 @@ def _export(runtime: Backend, backend: str, instance: CaseInstance, inputs: list
     if not runner or not (target / runner).is_file():
         raise ReproError(f"{backend}.export() wrote no runner script (its answer must name one: {model!r})")
     return model
+
+
+def _raised_at(exc: BaseException) -> str:
+    """``file:line in function`` of the frame that raised ``exc`` (the innermost of its traceback)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "an unknown place"
+    last = frames[-1]
+    return f"{last.filename}:{last.lineno} in {last.name}"
 
 
 def _expected(target: Path, oracle: Oracle, expected: list[np.ndarray] | None, backend: str, scale: float,
