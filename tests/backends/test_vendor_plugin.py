@@ -100,3 +100,38 @@ def test_onnx_backend_adapter_as_a_pytest_column(tmp_path):
     records = [r for r in _suite(tmp_path, "onnx-backend:onnxruntime.backend")
                if r["backend"] == "onnx-backend:onnxruntime.backend"]
     assert len(records) == 4 and {r["status"] for r in records} == {"pass"}, records
+
+
+# a reproduction must run where only NumPy is installed: every import of the harness fails in its interpreter
+NO_HARNESS = ("import runpy, sys\n"
+              "sys.modules['conformance'] = sys.modules['conformance_reference'] = None\n"
+              "sys.argv = sys.argv[1:]\n"
+              "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+
+
+def test_plugin_exports_a_reproduction_that_runs_without_the_harness(installed_plugin, tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "AveragePool.yaml").write_text(CASES)
+    instance = "ai.onnx/AveragePool-19/pads_ceil[float32]"
+    done = subprocess.run(
+        [sys.executable, "-c", "from conformance.cli.main import main; main()", "repro", instance,
+         "--backend", "vendor-numpy", "--cases", str(cases), "-o", str(tmp_path / "out")],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (folder,) = (tmp_path / "out").iterdir()
+    # the runner is the plugin's kernel module, byte for byte, its settings beside it
+    kernel = PLUGIN / "vendor_numpy_pool" / "run_vendor_numpy.py"
+    assert (folder / "run_vendor_numpy.py").read_bytes() == kernel.read_bytes()
+    config = json.loads((folder / "run_vendor_numpy.json").read_text())
+    assert config == {"attributes": {"kernel_shape": [3, 2], "strides": [2, 2], "pads": [1, 0, 1, 1],
+                                     "ceil_mode": 1}, "opset": 19}
+    ran = subprocess.run([sys.executable, "-I", "-c", NO_HARNESS, str(folder / "repro.py")], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and "not reproduced: the backend agrees" in ran.stdout, ran.stdout + ran.stderr
+    # the same folder with a wrong kernel reproduces a divergence: the script judges what the runner returns
+    (folder / "run_vendor_numpy.json").write_text(json.dumps({**config, "attributes": {
+        **config["attributes"], "count_include_pad": 1}}))
+    ran = subprocess.run([sys.executable, "-I", "-c", NO_HARNESS, str(folder / "repro.py")], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 1 and "REPRODUCED: divergence" in ran.stdout, ran.stdout + ran.stderr

@@ -1,47 +1,29 @@
-"""A vendor backend, written independently of the harness's reference: ONNX AveragePool in plain NumPy.
+"""The vendor-numpy kernel and its reproduction runner: ONNX AveragePool in plain NumPy.
 
-It stands in for "your runtime": replace ``_average_pool`` with a call into your library.
+It stands in for "your runtime": this is the file that would call into your library. The backend
+(``vendor_numpy_pool.VendorNumpyBackend``) runs every case through ``average_pool``, and ``conformance repro``
+copies this file verbatim into a reproduction folder, with its settings in ``run_vendor_numpy.json`` next to it,
+where ``run(inputs)`` runs the same code without the harness. So it imports NumPy only (never ``conformance``:
+the export refuses a runner that does).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
-from conformance.backends.base import Backend, Support, Unsupported
 
-DTYPES = ("float16", "float32", "float64")
-
-
-class VendorNumpyBackend(Backend):
-    name = "vendor-numpy"
-    description = "example vendor plugin: NumPy ai.onnx AveragePool (opset 7-22)"
-    tolerance_scale = 1.0  # raise it if your kernels accumulate in lower precision than the reference
-
-    def version(self) -> str:
-        return f"0.1.0 (numpy {np.__version__})"
-
-    def capabilities(self) -> dict[str, list[str]]:
-        return {"ai.onnx": ["AveragePool-7..22"], "dtypes": list(DTYPES)}
-
-    def supports(self, case) -> Support:
-        if case.domain != "ai.onnx" or case.op != "AveragePool":
-            return Support.no(f"vendor-numpy implements ai.onnx AveragePool only, not {case.domain}::{case.op}")
-        if case.version < 7:
-            return Support.no("AveragePool before opset 7 is not implemented")
-        if case.dtype not in DTYPES:
-            return Support.no(f"no {case.dtype} kernel")
-        return Support.yes()
-
-    def run(self, case, inputs: list[np.ndarray]) -> list[np.ndarray]:
-        if case.layout is not None:
-            raise Unsupported("channels-first only")
-        return [_average_pool(inputs[0], dict(case.attributes), case.version)]
+def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """The reproduction's entry point: the case's settings from run_vendor_numpy.json, the outputs as a list."""
+    config = json.loads(Path(__file__).with_suffix(".json").read_text(encoding="utf-8"))
+    return [average_pool(inputs[0], config["attributes"], config["opset"])]
 
 
-def _average_pool(x: np.ndarray, attrs: dict, opset: int) -> np.ndarray:
+def average_pool(x: np.ndarray, attrs: dict, opset: int) -> np.ndarray:
     if "kernel_shape" not in attrs:
         raise ValueError("kernel_shape is required")
     kernel = list(attrs["kernel_shape"])
