@@ -84,7 +84,7 @@ class Proposer:
             match["case"] = sorted({matching.case_name(r.id) for r in records})
             match["case"] = match["case"][0] if len(match["case"]) == 1 else match["case"]
         if self.exact(match, items, key)[0]:
-            return [match]
+            return [self._loosened(match, items, key)]
         return self._split(records, items, key)
 
     def _loosened(self, match: dict[str, Any], items: set[str], key: tuple) -> dict[str, Any]:

@@ -37,6 +37,11 @@ class Part:
     kind: str
     size: str = ""  # values only: "1e2", "1e3 ulp", "nonfinite"; "" when not known
 
+    @property
+    def key(self) -> tuple[str, str, bool]:
+        """What fails: the output, the kind, and whether its size is in ulps (a bound of zero) or in bounds."""
+        return (self.subject, self.kind, self.size.endswith("ulp"))
+
     def text(self) -> str:
         body = f"{self.kind} {self.size}".strip()
         return f"{self.subject}: {body}" if self.subject else body
@@ -50,6 +55,7 @@ def parse(text: str) -> list[Part]:
         subject, colon, body = piece.rpartition(": ")
         if not colon:
             subject, body = "", piece
+        subject = subject.lower()
         kind, _, size = body.partition(" ")
         if subject and kind == "values" and size:
             parts.append(Part(subject, kind, size))
@@ -84,11 +90,11 @@ def of_record(record: ResultRecord) -> list[Part]:
         return [Part("", "accepted")]
     if re.match(r"expected \d+ output\(s\), got \d+", first):
         return [Part("", "outputs")]
-    if record.outputs:
-        return [_output_part(o.get("name") or "output", o.get("reason") or "", o.get("worst") or [],
+    if record.outputs:  # names compared without case: an output's label (Y) and its case-file name (y) are one
+        return [_output_part(str(o.get("name") or "output").lower(), o.get("reason") or "", o.get("worst") or [],
                              o.get("max_ulp"), o.get("error_model") == "index")
                 for o in record.outputs if not o.get("ok", True)]
-    name = first.split(": ", 1)[0] if ": " in first else "output"
+    name = (first.split(": ", 1)[0] if ": " in first else "output").lower()
     return [_output_part(name, first, record.worst, record.max_ulp, False)]
 
 
@@ -141,10 +147,10 @@ def _order(size: str) -> tuple[str, float] | None:
 
 def changes(pinned: list[Part], now: list[Part]) -> list[str]:
     """How ``now`` fails differently from ``pinned`` ([] when it is the same failure, docs/ci-gate.md)."""
-    known = {(p.subject, p.kind): p for p in pinned}
+    known = {p.key: p for p in pinned}
     found = []
     for part in now:
-        was = known.get((part.subject, part.kind))
+        was = known.get(part.key)
         if was is None:
             found.append(f"{part.text()} (new)")
             continue
@@ -158,13 +164,12 @@ def changes(pinned: list[Part], now: list[Part]) -> list[str]:
 
 def merge(signatures: list[list[Part]]) -> list[Part]:
     """One signature covering several (an entry's records): every part, each value part at its largest size."""
-    merged: dict[tuple[str, str], Part] = {}
+    merged: dict[tuple[str, str, bool], Part] = {}
     for parts in signatures:
         for part in parts:
-            key = (part.subject, part.kind)
-            have = merged.get(key)
+            have = merged.get(part.key)
             if have is None or _larger(part.size, have.size):
-                merged[key] = part
+                merged[part.key] = part
     return list(merged.values())
 
 
