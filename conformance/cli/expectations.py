@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
             edit_in_place(args.file, entries, kept)
         else:
             write_file(args.file, kept,
-                       header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review the proposed entries.")
+                       header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review them.")
     except (ExpectationsError, OSError) as exc:  # a layout the editor cannot keep valid: the file stays as it was
         print(f"conformance expectations: {exc}", file=sys.stderr)
         return 2
