@@ -25,7 +25,7 @@ _REASON_STATUS = (
     (re.compile(r"^(worker died|the backend called sys\.exit|.*aborts the whole process)"), "crash"),
     (re.compile(r"^no result within "), "timeout"),
 )
-_EXPECTED = re.compile(r"^(expected failure: |expected \w+, got \w+: )[^\n]*\n?")
+_EXPECTED = re.compile(r"^(expected failure: |expected \w+, got \w+: |changed failure: )[^\n]*\n?")
 _UNEXPECTED_PASS = "unexpected pass: "
 
 

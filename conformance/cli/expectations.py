@@ -1,9 +1,12 @@
 """``conformance expectations update FILE --results RESULTS... [--backend B]``: rewrite an expectations file from
-a run — new failures are added with a TODO reason, fixed ones (now passing) are dropped — for human review."""
+a run — new failures are added grouped by cause (one ``match:`` entry per group, its reason from the records),
+fixed ones (now passing) are dropped, entries without a signature get the one their items fail with — for human
+review."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import re
 import sys
@@ -13,43 +16,68 @@ import yaml
 
 from conformance import machine
 from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
+from conformance.expectations import signature as signatures
+from conformance.expectations.grouping import Proposer, cause
 from conformance.records import base_backend, read_records
 from conformance.rejudge import outcome_of
 from conformance.report.merge import results_budget
 
-TODO = "TODO: triage — new divergence found by `conformance expectations update`"
-
 
 def update(entries: list[Entry], records: list, backend: str | None) -> tuple[list[Entry], list[str], list[str]]:
-    """Returns (entries, added ids, dropped keys). Entries that match nothing in the results are kept.
+    """Returns (entries, added keys, dropped keys). Entries that match nothing in the results are kept.
 
-    Records are judged by their outcome (the status before expectations). A new divergence seen at some ISA levels
-    and not at others (an ISA axis, or results of several machines) gets the ``isa:`` condition that separates them.
+    Records are judged by their outcome (the status before expectations). New failures are grouped by cause, one
+    entry each (conformance/expectations/grouping.py); a divergence seen at some ISA levels and not at others (an
+    ISA axis, or results of several machines) gets the ``isa:`` condition that separates them. A kept entry without
+    a signature gets the one its failing items show (signature.py), so it stops hiding other failures.
     """
     records = [r for r in records if backend is None or base_backend(r.backend) == backend]
     book = Expectations(entries)
     kept, dropped = [], []
     for entry in entries:
-        matched = [r for r in records if entry.matches(r.expectation_id, r.backend_version, r.isa)]
+        matched = [r for r in records if entry.matches(r.expectation_id, r.backend_version, r.isa, r)]
         if matched and all(outcome_of(r)[0] == "pass" for r in matched):
             dropped.append(entry.key)
-        else:
-            kept.append(entry)
+            continue
+        own = [r for r in matched if outcome_of(r)[0] in EXPECTED_STATUSES
+               and book.find(r.expectation_id, r.backend_version, r.isa, r) is entry]
+        parts = signatures.merge([signatures.of_record(r) for r in own])
+        kept.append(dataclasses.replace(entry, signature=signatures.text_of(parts))
+                    if parts and not entry.signature else entry)
     by_item: dict[str, list] = {}
     for record in records:
         by_item.setdefault(record.expectation_id, []).append(record)
-    added = []
+    causes, new = {}, {}
     for key, group in by_item.items():
-        new = [r for r in group if outcome_of(r)[0] in EXPECTED_STATUSES  # a failure no entry expected
-               and book.find(key, r.backend_version, r.isa) is None]
-        if not new:
-            continue
-        clean = {r.isa for r in group if outcome_of(r)[0] not in EXPECTED_STATUSES}
-        statuses = {outcome_of(r)[0] for r in new}
-        kept.append(Entry(reason=TODO, id=key, status=statuses.pop() if len(statuses) == 1 else None,
-                          isa=machine.condition_for({r.isa for r in new}, clean)))
-        added.append(key)
+        failing = [r for r in group if outcome_of(r)[0] in EXPECTED_STATUSES]
+        if failing:
+            causes[key] = cause(failing[0])
+        if any(book.find(key, r.backend_version, r.isa, r) is None for r in failing):  # no entry expected it
+            new.setdefault(causes[key], set()).add(key)
+    proposer = Proposer({key: group[0] for key, group in by_item.items()}, causes)
+    added = []
+    for key, items in sorted(new.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
+        for part in proposer.propose(items, key):
+            covered = [part] if isinstance(part, str) else sorted(proposer.covered(part) & items)
+            kept.append(_entry(part, [r for i in covered for r in by_item[i]]))
+            added.append(kept[-1].key)
     return kept, added, dropped
+
+
+def _entry(part: dict | str, group: list) -> Entry:
+    """The proposed entry for the records of one cause: its reason from theirs (the runtime's message)."""
+    failing = [r for r in group if outcome_of(r)[0] in EXPECTED_STATUSES]
+    clean = {r.isa for r in group if outcome_of(r)[0] not in EXPECTED_STATUSES}
+    statuses = {outcome_of(r)[0] for r in failing}
+    parts = signatures.merge([signatures.of_record(r) for r in failing])
+    first = sorted(failing, key=lambda r: r.expectation_id)[0]
+    said = outcome_of(first)[1].split("\n", 1)[0].strip()[:200] or f"{outcome_of(first)[0]} (no reason recorded)"
+    items = len({r.expectation_id for r in failing})
+    reason = said if items == 1 else f"{items} items fail as {signatures.text_of(parts)!r}, e.g. {said}"
+    return Entry(reason=reason, id=part if isinstance(part, str) else None,
+                 match=part if isinstance(part, dict) else None, signature=signatures.text_of(parts),
+                 status=statuses.pop() if len(statuses) == 1 else None,
+                 isa=machine.condition_for({r.isa for r in failing}, clean))
 
 
 def main(argv: list[str]) -> int:
@@ -77,7 +105,7 @@ def main(argv: list[str]) -> int:
             edit_in_place(args.file, entries, kept)
         else:
             write_file(args.file, kept,
-                       header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review TODOs.")
+                       header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review them.")
     except (ExpectationsError, OSError) as exc:  # a layout the editor cannot keep valid: the file stays as it was
         print(f"conformance expectations: {exc}", file=sys.stderr)
         return 2
@@ -98,7 +126,10 @@ def edit_in_place(path: Path, before: list[Entry], after: list[Entry]) -> None:
     give exactly ``after`` (ExpectationsError otherwise, the file left as it was)."""
     survivors = {id(e) for e in after}
     new = [e for e in after if not e.line]  # entries read from the file carry their line
-    if all(id(e) in survivors for e in before) and not new:
+    # a kept entry given its signature is a copy carrying the original's line: one key added to its text
+    signed = {e.line: e.signature for e in after if e.line and id(e) not in {id(b) for b in before}}
+    survivors |= {id(b) for b in before if b.line in signed}
+    if all(id(e) in survivors for e in before) and not new and not signed:
         return
     old_text = path.read_text(encoding="utf-8")
     lines = old_text.splitlines(keepends=True)
@@ -110,6 +141,13 @@ def edit_in_place(path: Path, before: list[Entry], after: list[Entry]) -> None:
     for index, entry in enumerate(before):
         if id(entry) not in survivors:
             drop.update(range(entry.line - 1, starts[index + 1] - 1 if index + 1 < len(starts) else end))
+    for index, entry in enumerate(before):
+        if entry.line in signed:
+            last = max(n for n in range(entry.line - 1, starts[index + 1] - 1 if index + 1 < len(starts) else end)
+                       if lines[n].strip() and not lines[n].lstrip().startswith("#"))
+            key = re.match(r"( *- *)", lines[entry.line - 1])
+            text = yaml.safe_dump({"signature": signed[entry.line]}, width=10_000, allow_unicode=True)
+            lines[last] += " " * len(key.group(1) if key else "") + text
     if new:
         body = yaml.safe_dump([e.to_yaml() for e in new], sort_keys=False, width=120, allow_unicode=True)
         body = "".join(" " * dash + line for line in body.splitlines(keepends=True))

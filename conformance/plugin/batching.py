@@ -134,7 +134,7 @@ class Batcher:
         expectations = getattr(state, "expectations", None)
         if expectations is not None:
             entry = expectations.find(item_id(instance.id, base_backend(backend.name)),
-                                      answers.safe_version(backend), answers.safe_isa(backend))
+                                      answers.safe_version(backend), answers.safe_isa(backend), instance)
             if entry is not None and entry.status != "fail":
                 return False  # known to crash, error or time out (or any failure): that belongs to the case alone
         try:

@@ -116,7 +116,8 @@ def stale_report(state, session: pytest.Session | None = None) -> list[str]:
     # an entry that can never match (malformed id) is said in every run, partial or not
     lines = [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) can never match: {e.problem}"
              for e in state.expectations.entries if e.problem]
-    stale = [e for e in state.expectations.stale([r.expectation_id for r in state.records]) if not e.problem]
+    stale = [e for e in state.expectations.stale([r.expectation_id for r in state.records], state.records)
+             if not e.problem]
     if state.config.getoption("no_default_cases", default=False):
         # the shipped expectations describe the shipped corpus, which did not run
         from conformance.shipped import expectations_dir
@@ -128,7 +129,7 @@ def stale_report(state, session: pytest.Session | None = None) -> list[str]:
         return lines + ([f"{len(stale)} expectations entries matched no item of this partial run ({why}): not "
                          "checked, only a whole run can call an entry stale"] if stale else [])
     return lines + [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) matched no item of this run"
-                    for e in stale]
+                    + (f" ({', '.join(e.unmatched)} matched nothing)" if e.unmatched else "") for e in stale]
 
 
 def never_matching(state) -> bool:

@@ -100,7 +100,7 @@ class ReportSummary:
             if self.diff.other_level:
                 lines.append(f"  {len(self.diff.other_level)} baseline record(s) at an ISA level this run does not "
                              "have (another CPU class): not compared (docs/isa.md)")
-            lines += [f"  {'LOST COVERAGE' if t.lost_coverage else 'REGRESSION'} {p(t.id)}::{p(t.backend)}: "
+            lines += [f"  {_label(t)} {p(t.id)}::{p(t.backend)}: "
                       f"{p(t.old or 'new')} -> {p(t.new or 'missing')}  {p(t.reason)}" for t in self.regressions]
         lines += [f"HTML: {p(str(self.html))}", f"JUnit: {p(str(self.junit))}"]
         # `conformance run` merges its one results file into itself: pytest's summary named it already
@@ -110,6 +110,10 @@ class ReportSummary:
         if self.cross_spec is not None:
             lines.append(f"cross-spec: {p(str(self.cross_spec))}")
         return "\n".join(lines) + "\n"
+
+
+def _label(t: Transition) -> str:
+    return "LOST COVERAGE" if t.lost_coverage else "CHANGED FAILURE" if t.changed_failure else "REGRESSION"
 
 
 #: The cross-spec page's file name, beside index.html.

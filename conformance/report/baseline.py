@@ -5,9 +5,15 @@ level (docs/isa.md). A baseline record of an item this run has only at other lev
 CPU class) is listed as ``other level``, its status never compared (coverage is: below); a baseline record of an
 older run without a level is compared with the one level this run has for it.
 
-Only a move from an acceptable status to a failing one is a regression; it is what the CI gate fails on. A known
-failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline that already carries a
-red record does not block unrelated work, while it is still shown.
+A known failure that now fails another way is a *changed failure* (issue 35): the two records' outcomes have the same
+status but their failure signatures differ (another output, a new kind, a value error more than an order of
+magnitude larger: conformance/expectations/signature.py). When the baseline record was acceptable (``xfail``) it
+is a regression: an expectations entry without a signature kept the item ``xfail`` while it broke further. When it
+was already red, it is listed as a change.
+
+Only a move from an acceptable status to a failing one (or a changed failure) is a regression; it is what the CI
+gate fails on. A known failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline
+that already carries a red record does not block unrelated work, while it is still shown.
 
 A key of the baseline missing from the new run is a regression too (a crashed, killed or truncated run must not
 pass the gate by losing records), unless the new run says it was partial (``-k``, an incomplete set of shards):
@@ -67,6 +73,8 @@ class Transition:
     isa: str = ""  # the ISA level both records ran at (the new record's, for a comparison across levels)
     #: the baseline record's level when it differs from ``isa`` (coverage lost across levels), else ""
     baseline_isa: str = ""
+    #: same status, failing another way than in the baseline: how (signature.py), else ""
+    changed_failure: str = ""
 
     @property
     def key(self) -> Key:
@@ -99,9 +107,16 @@ class BaselineDiff:
     def exit_code(self) -> int:
         return 1 if self.regressions else 0
 
+    @property
+    def changed_failures(self) -> list[Transition]:
+        """Known failures that fail another way (among the regressions when the baseline record was acceptable,
+        among the changes when it was already red)."""
+        return [t for t in self.regressions + self.changes if t.changed_failure]
+
     def counts(self) -> dict[str, int]:
         return {
             "regressions": len(self.regressions),
+            "changed failures": len(self.changed_failures),
             "fixes": len(self.fixes),
             "changes": len(self.changes),
             "new": len(self.new),
@@ -143,7 +158,13 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
                 diff.regressions.append(Transition(key[0], key[1], o.status, None, "missing from the new results",
                                                    key[2]))
         elif n.status == o.status:
-            diff.unchanged += 1
+            how = _changed_failure(o, n)
+            if not how:
+                diff.unchanged += 1
+            else:
+                t = Transition(key[0], key[1], o.status, n.status, f"changed failure: {how}\n{n.reason}", key[2],
+                               changed_failure=how)
+                (diff.changes if is_failing(o.status) else diff.regressions).append(t)
         else:
             t = Transition(key[0], key[1], o.status, n.status, n.reason, key[2])
             if is_failing(n.status) and not is_failing(o.status) or t.lost_coverage:
@@ -157,6 +178,19 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
         flagged = {t.backend for t in diff.regressions}
         diff.regressions += [t for t in lost_columns(new_by.values(), old_by.values()) if t.backend not in flagged]
     return diff
+
+
+def _changed_failure(old: ResultRecord, new: ResultRecord) -> str:
+    """How NEW fails another way than OLD did, for two records of one status ("" when the same, or not failing)."""
+    from conformance.expectations import EXPECTED_STATUSES
+    from conformance.expectations import signature as signatures
+    from conformance.rejudge import outcome_of
+
+    if outcome_of(old)[0] not in EXPECTED_STATUSES or outcome_of(new)[0] != outcome_of(old)[0]:
+        return ""
+    before, now = signatures.of_record(old), signatures.of_record(new)
+    found = signatures.changes(before, now)
+    return f"was {signatures.text_of(before)!r}, now {'; '.join(found)}" if found else ""
 
 
 def _lost_across_levels(new_by: dict[Key, ResultRecord], old_by: dict[Key, ResultRecord]) -> list[Transition]:

@@ -134,7 +134,9 @@ def _baseline_html(diff: BaselineDiff) -> str:
         verdict
         + f'<p class="muted">{figures}.</p>'
         # coverage lost (pass -> unsupported/error/missing, a column that ran nothing) is a regression of its own kind
-        + _transitions("Regressions", [t for t in diff.regressions if not t.lost_coverage], True)
+        + _transitions("Regressions", [t for t in diff.regressions if not (t.lost_coverage or t.changed_failure)],
+                       True)
+        + _transitions("Changed failures (a known failure that now fails another way)", diff.changed_failures, True)
         + _transitions("Lost coverage (passed in the baseline, no longer run)",
                        [t for t in diff.regressions if t.lost_coverage], True)
         + _transitions("Fixes", diff.fixes)

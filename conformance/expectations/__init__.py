@@ -2,10 +2,12 @@
 
 An entry matches a whole item id (``<instance id>::<backend>``) exactly (``id:``) or through an explicit pattern
 (``glob:``) anchored on the whole id, where only ``*`` is special — never substring matching, which silently
-swallows tests elsewhere. Entries may be limited to backend version ranges and to ISA levels (``isa:``, matched
-against the level the record ran at: docs/isa.md). A failing result that an entry
-expects becomes ``xfail``; a passing one becomes ``xpass``, which fails the run (the divergence was fixed: drop
-the entry). An entry that matches no item of a run is reported as stale.
+swallows tests elsewhere — or names the fields its items share (``match:``, match.py). An entry may pin how its
+items fail (``signature:``, signature.py): an item failing another way is a changed failure, not ``xfail``.
+Entries may be limited to backend version ranges and to ISA levels (``isa:``, matched against the level the record
+ran at: docs/isa.md). A failing result that an entry expects becomes ``xfail``; a passing one becomes ``xpass``,
+which fails the run (the divergence was fixed: drop the entry). An entry that matches no item of a run is reported
+as stale.
 """
 
 from __future__ import annotations
@@ -18,9 +20,14 @@ from typing import Any
 import yaml
 
 from conformance import machine
+from conformance.expectations import match as matching
+from conformance.expectations import signature as signatures
 from conformance.records import ResultRecord
 
 EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
+#: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
+CHANGED = "changed failure: "
+KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "versions", "isa")
 _VERSION_CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9.]*)\s*$")
 
 
@@ -37,9 +44,12 @@ class Entry:
     status: str | None = None  # the failing status expected; None: any failing status
     versions: str = ""  # e.g. ">=2026.0,<2027"
     isa: str | list[str] = ""  # e.g. ">=avx512_core", or a list of levels: the ISA levels the entry applies at
+    match: dict[str, Any] | None = None  # the fields the entry's items share (match.py), instead of an id or glob
+    signature: str = ""  # how its items fail (signature.py); "" for any failure (entries written before it)
     file: str = ""
     line: int = 0
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
+    unmatched: list[str] = field(default_factory=list, repr=False, compare=False)  # a stale match's lone parts
     _regex: re.Pattern | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -48,22 +58,30 @@ class Entry:
 
     @property
     def key(self) -> str:
+        if self.match is not None:
+            return matching.key(self.match)
         return self.id if self.id is not None else f"glob:{self.glob}"
 
-    def matches_id(self, item_id: str) -> bool:
+    def matches_id(self, item_id: str, subject: Any = None) -> bool:
+        """``subject``: the item's record or case instance, which a ``match:`` entry needs (without it, it matches
+        nothing)."""
+        if self.match is not None:
+            return subject is not None and matching.holds(self.match, subject, item_id.partition("::")[2]
+                                                          .partition("[")[0])
         return item_id == self.id if self.id is not None else bool(self._regex and self._regex.match(item_id))
 
-    def matches(self, item_id: str, backend_version: str = "", isa: str = "") -> bool:
-        return self.matches_id(item_id) and self.applies(backend_version, isa)
+    def matches(self, item_id: str, backend_version: str = "", isa: str = "", subject: Any = None) -> bool:
+        return self.matches_id(item_id, subject) and self.applies(backend_version, isa)
 
     def applies(self, backend_version: str, isa: str) -> bool:
         """The entry's version range and ISA condition hold for a record of this version and level."""
         return version_in_range(backend_version, self.versions) and machine.holds(self.isa, isa)
 
     def to_yaml(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id} if self.id is not None else {"glob": self.glob}
+        data: dict[str, Any] = ({"match": self.match} if self.match is not None else
+                                {"id": self.id} if self.id is not None else {"glob": self.glob})
         data["reason"] = self.reason
-        for key in ("link", "status", "versions", "isa"):
+        for key in ("link", "status", "signature", "versions", "isa"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data
@@ -106,11 +124,12 @@ class Expectations:
             entries.extend(load_file(path))
         return cls(entries)
 
-    def find(self, item_id: str, backend_version: str, isa: str = "") -> Entry | None:
+    def find(self, item_id: str, backend_version: str, isa: str = "", subject: Any = None) -> Entry | None:
         """The first entry (in file order) matching the item at this version and ISA level: exact ids through a
-        dict, then the globs."""
+        dict, then the globs and matches (``subject``: the item's record or case instance, for ``match:``)."""
         by_id, globs = self._index()
-        for _position, entry in sorted(by_id.get(item_id, []) + [(p, e) for p, e in globs if e.matches_id(item_id)],
+        for _position, entry in sorted(by_id.get(item_id, []) + [(p, e) for p, e in globs
+                                                                 if e.matches_id(item_id, subject)],
                                       key=lambda pair: pair[0]):
             if entry.applies(backend_version, isa):
                 return entry
@@ -132,13 +151,18 @@ class Expectations:
         """Turn an expected failure into xfail and an unexpected pass into xpass (strict). The status before is kept
         in ``outcome``: the record can be judged again against other expectations (``rejudge``)."""
         record.outcome = record.outcome or record.status
-        entry = self.find(record.expectation_id, record.backend_version, record.isa)
+        entry = self.find(record.expectation_id, record.backend_version, record.isa, record)
         if entry is None:
             return record
         self.used.add(entry.key)
         note = entry.reason + (f" ({entry.link})" if entry.link else "")
         record.expectation = note
-        if record.status in EXPECTED_STATUSES and (entry.status is None or entry.status == record.status):
+        changed = (signatures.changes(signatures.parse(entry.signature), signatures.of_record(record))
+                   if entry.signature and record.status in EXPECTED_STATUSES else [])
+        if changed:  # the item fails, but not the way the entry pinned: a known failure must not hide a new one
+            record.reason = (f"{CHANGED}expected {entry.signature!r}, got {'; '.join(changed)}: {note}\n"
+                             f"{record.reason}")
+        elif record.status in EXPECTED_STATUSES and (entry.status is None or entry.status == record.status):
             record.reason = f"expected failure: {note}\n{record.reason}"
             record.status = "xfail"
         elif record.status == "pass":
@@ -148,12 +172,23 @@ class Expectations:
             record.reason = f"expected {entry.status}, got {record.status}: {note}\n{record.reason}"
         return record
 
-    def stale(self, item_ids: list[str]) -> list[Entry]:
+    def stale(self, item_ids: list[str], records: list[ResultRecord] | None = None) -> list[Entry]:
         """Entries whose id or pattern matches none of the given item ids (version ranges and ISA conditions aside:
-        an entry for another machine's level is not stale). Pass ``ResultRecord.expectation_id``s."""
+        an entry for another machine's level is not stale). Pass ``ResultRecord.expectation_id``s, and the records
+        themselves for ``match:`` entries: one is stale when a value one of its parts names matches no record
+        (``Entry.unmatched`` says which)."""
         present = set(item_ids)
-        return [e for e in self.entries
-                if (e.id not in present if e.id is not None else not any(e.matches_id(i) for i in present))]
+        subjects = [(r, r.backend) for r in records or []]
+        found = []
+        for e in self.entries:
+            if e.match is not None:
+                e.unmatched = matching.unmatched(e.match, subjects)
+                if e.unmatched:
+                    found.append(e)
+            elif e.id is not None and e.id not in present or e.id is None and not any(e.matches_id(i)
+                                                                                        for i in present):
+                found.append(e)
+        return found
 
 
 def load_file(path: Path) -> list[Entry]:
@@ -178,11 +213,12 @@ def load_file(path: Path) -> list[Entry]:
     for number, item in enumerate(raw, 1):
         line = lines.get(id(item), 0)
         where = f"{path}:{line}: entry {number}" if line else f"{path}: entry {number}"
-        if not isinstance(item, dict) or set(item) - {"id", "glob", "reason", "link", "status", "versions", "isa"}:
-            raise ExpectationsError(f"{where}: keys are id|glob, reason, link, status, versions, isa")
-        if ("id" in item) == ("glob" in item):
-            raise ExpectationsError(f"{where}: give exactly one of id (exact) or glob (whole-id pattern)")
-        for key in ("id", "glob", "reason", "link", "status", "versions"):
+        if not isinstance(item, dict) or set(item) - set(KEYS):
+            raise ExpectationsError(f"{where}: keys are id|glob|match, reason, link, status, signature, versions, isa")
+        if sum(k in item for k in ("id", "glob", "match")) != 1:
+            raise ExpectationsError(f"{where}: give exactly one of id (exact), glob (whole-id pattern) or match "
+                                    "(the fields the items share)")
+        for key in ("id", "glob", "reason", "link", "status", "signature", "versions"):
             if key in item and not isinstance(item[key], str):
                 raise ExpectationsError(f"{where}: {key} must be a string, not {type(item[key]).__name__} "
                                         f"({item[key]!r:.60})")
@@ -196,11 +232,14 @@ def load_file(path: Path) -> list[Entry]:
                 raise machine.LevelError(f"isa must be a string or a list of levels, not {type(isa).__name__}")
             if "isa" in item:  # an empty condition would silently mean "every level"
                 machine.check_condition(isa)
-        except machine.LevelError as exc:
+            if "match" in item:
+                matching.check(item["match"])
+        except (machine.LevelError, matching.MatchError, ExpectationsError) as exc:
             raise ExpectationsError(f"{where}: {exc}") from None
         entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
                       status=item.get("status"), versions=item.get("versions", ""), isa=isa, file=str(path),
-                      line=line, problem=never_matches(item.get("id"), item.get("glob")))
+                      line=line, match=item.get("match"), signature=item.get("signature", ""),
+                      problem="" if "match" in item else never_matches(item.get("id"), item.get("glob")))
         try:
             version_in_range("0", entry.versions)  # validate the range syntax now, not at first use
         except ExpectationsError as exc:

@@ -1,0 +1,120 @@
+"""``match:``: an expectations entry that names what its items have in common instead of listing their ids.
+
+Each part is one field of a case instance; an item matches when every part does::
+
+    match:
+      backend: acme                 # the item's backend (an ISA column answers to its backend's)
+      domain: ai.onnx               # each part: one value or a list of values
+      op: [AveragePool, LpPool]
+      version: ">=11,<=22"          # the op set version: a number, a list, or a range as in versions:
+      dtype: float32
+      layout: NCX
+      case: "ceil_*"                # the case name (the id's last part, no [params]); only * is special
+      attributes: {ceil_mode: 1, count_include_pad: {one_of: [0, 1]}, dilations: null}   # null: not set
+
+A part naming a value that no item of a whole run has is reported stale, like an ``id:`` that matches nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from conformance.records import base_backend
+
+PARTS = ("backend", "domain", "op", "version", "dtype", "layout", "case", "attributes")
+ONE_OF = "one_of"
+
+
+class MatchError(ValueError):
+    pass
+
+
+def check(match: Any) -> dict[str, Any]:
+    """The parts of a ``match:`` mapping, validated (MatchError says what is wrong)."""
+    if not isinstance(match, dict) or not match:
+        raise MatchError("match must be a mapping of parts: " + ", ".join(PARTS))
+    unknown = set(match) - set(PARTS)
+    if unknown:
+        raise MatchError(f"unknown match part(s) {', '.join(sorted(map(str, unknown)))}: parts are {', '.join(PARTS)}")
+    for part, value in match.items():
+        if part == "attributes":
+            if not isinstance(value, dict) or not value:
+                raise MatchError("match attributes must be a mapping of attribute names to values")
+            for name, wanted in value.items():
+                if isinstance(wanted, dict) and (set(wanted) != {ONE_OF} or not isinstance(wanted[ONE_OF], list)):
+                    raise MatchError(f"attribute {name}: a mapping value must be {{{ONE_OF}: [values]}}")
+        elif part == "version":
+            if isinstance(value, str):
+                from conformance.expectations import version_in_range
+
+                version_in_range("0", value)  # ExpectationsError on a bad clause
+            elif not all(isinstance(v, int) and not isinstance(v, bool) for v in _listed(value)):
+                raise MatchError("match version must be a number, a list of numbers or a range (\">=11,<=22\")")
+        elif not _listed(value) or not all(isinstance(v, str) and v for v in _listed(value)):
+            raise MatchError(f"match {part} must be a string or a list of strings")
+    return match
+
+
+def _listed(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def case_name(instance_id: str) -> str:
+    return instance_id.partition("[")[0].rpartition("/")[2]
+
+
+def _glob(pattern: str, text: str) -> bool:
+    return re.fullmatch(".*".join(re.escape(p) for p in pattern.split("*")), text) is not None
+
+
+def _same(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def part_holds(part: str, wanted: Any, subject: Any, backend: str) -> bool:
+    """One part against an item: ``subject`` is a ResultRecord or a CaseInstance, ``backend`` the item's."""
+    if part == "backend":
+        return base_backend(backend) in _listed(wanted)
+    if part == "version":
+        if isinstance(wanted, str):
+            from conformance.expectations import version_in_range
+
+            return version_in_range(str(subject.version), wanted)
+        return subject.version in _listed(wanted)
+    if part == "case":
+        return any(_glob(p, case_name(subject.id)) for p in _listed(wanted))
+    if part == "attributes":
+        have = subject.attributes or {}
+        return all(any(_same(have.get(name), v) for v in (w[ONE_OF] if isinstance(w, dict) else [w]))
+                   for name, w in wanted.items())
+    return getattr(subject, part, None) in _listed(wanted)
+
+
+def holds(match: dict[str, Any], subject: Any, backend: str) -> bool:
+    return all(part_holds(part, wanted, subject, backend) for part, wanted in match.items())
+
+
+def unmatched(match: dict[str, Any], subjects: list[tuple[Any, str]]) -> list[str]:
+    """The part values no item matches (every other part aside): what makes a ``match:`` entry stale."""
+    missing = []
+    for part, wanted in match.items():
+        if part == "attributes":
+            for name, w in wanted.items():
+                for v in (w[ONE_OF] if isinstance(w, dict) else [w]):
+                    if not any(part_holds(part, {name: v}, s, b) for s, b in subjects):
+                        missing.append(f"attributes.{name}={json.dumps(v)}")
+        elif part == "version" and isinstance(wanted, str):
+            if not any(part_holds(part, wanted, s, b) for s, b in subjects):
+                missing.append(f"version {wanted}")
+        else:
+            missing += [f"{part}={v}" for v in _listed(wanted) if not any(part_holds(part, v, s, b)
+                                                                          for s, b in subjects)]
+    if not missing and not any(holds(match, s, b) for s, b in subjects):
+        missing.append("the parts together")
+    return missing
+
+
+def key(match: dict[str, Any]) -> str:
+    return "match:" + json.dumps(match, sort_keys=False, separators=(",", ":"))
