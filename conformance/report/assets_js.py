@@ -240,7 +240,8 @@ Array.prototype.forEach.call(document.querySelectorAll('a[data-op]'),function(a)
 // A fragment that selects something (a filter, open=N) scrolls to it: the results, or the first opened record.
 // '#results' (the nav and matrix links) is a plain anchor the browser scrolls to itself.
 var KEYS=['status','backend','op','q','open'];
-function selects(p){return KEYS.some(function(k){return p.has(k);});}
+// scroll=0 keeps the page at its top (a headless --screenshot of a scrolled page comes out blank)
+function selects(p){return p.get('scroll')!=='0'&&KEYS.some(function(k){return p.has(k);});}
 function reveal(p){
   var opened=Array.prototype.slice.call($('list').children,0,Math.min(10,+p.get('open')||0));
   opened.forEach(function(d){d.open=true;if(d.children.length<2)d.appendChild(body(R[+d.getAttribute('data-i')]));});

@@ -101,5 +101,6 @@ def test_a_fragment_scrolls_to_what_it_selects(page: Path, tmp_path: Path, fragm
     assert int(scrolled.group(2)) > 200  # below the header and the matrix
 
 
-def test_no_fragment_no_scroll(page: Path, tmp_path: Path) -> None:
-    assert re.search(r"<body[^>]*data-scrolled", dom(page, "", tmp_path / "p")) is None
+@pytest.mark.parametrize("fragment", ["", "#results", "#open=2&scroll=0"])
+def test_no_selecting_fragment_no_scroll(page: Path, tmp_path: Path, fragment: str) -> None:
+    assert re.search(r"<body[^>]*data-scrolled", dom(page, fragment, tmp_path / "p")) is None
