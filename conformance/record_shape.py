@@ -86,6 +86,8 @@ def _output(index: int, entry: Any) -> None:
         _worst(f"{where}.worst", entry["worst"])
     if "error_grid" in entry:
         _grid(f"{where}.error_grid", entry["error_grid"])
+    if entry.get("error_grid_at") is not None and not isinstance(entry["error_grid_at"], dict):
+        raise TypeError(f"field '{where}.error_grid_at' must be an object, not {entry['error_grid_at']!r:.60}")
 
 
 def check_shape(data: dict[str, Any]) -> None:

@@ -57,11 +57,15 @@ class ResultRecord:
     tags: list[str] = field(default_factory=list)
     case_file: str = ""
     nodeid: str = ""  # the pytest node id, for reproduction
-    worst: list[dict[str, Any]] = field(default_factory=list)  # [{index, expected, actual, abs_err, allowed}]
+    worst: list[dict[str, Any]] = field(default_factory=list)  # [{index, expected, actual, abs_err, allowed, ulp}]
     error_grid: list[list[float]] | None = None  # |error|/allowed of a 2-D output slice, for a heatmap
+    #: which slice and window error_grid is: {slice, rows, cols, plane, worst, mismatches, in_window, slices,
+    #: slices_total} (compare/heatmap.py); None in records of older runs (their grid: the first slice, pooled)
+    error_grid_at: dict[str, Any] | None = None
     unspecified: int = 0  # elements the spec leaves undefined (not compared)
     #: per output, when an op has several (or index ties were accepted): {name, error_model, ok, reason,
-    #: max_abs_err, max_rel_err, max_ulp, mismatches, elements, unspecified, ties, tolerance, worst, error_grid}
+    #: max_abs_err, max_rel_err, max_ulp, mismatches, elements, unspecified, ties, tolerance, worst, error_grid,
+    #: error_grid_at}
     outputs: list[dict[str, Any]] = field(default_factory=list)
     lowered: str = ""  # how a cross-spec lowering ran the case, if it did
     expectation: str = ""  # reason of the expectations entry that applied, if any
@@ -243,7 +247,7 @@ FIELD_TYPES: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("max_abs_err", "max_rel_err", "max_ulp"), (*_NUM, _OPT)),
     **dict.fromkeys(("expected_shape", "actual_shape", "error_grid"), (list, _OPT)),
     **dict.fromkeys(("expected_dtype", "actual_dtype", "layout"), (str, _OPT)),
-    "attributes": (dict,),
+    "attributes": (dict,), "error_grid_at": (dict, _OPT),
     **dict.fromkeys(("input_shapes", "tags", "worst", "outputs"), (list,)),
 }
 

@@ -76,7 +76,7 @@ def _fill(record: ResultRecord, judged: list[outputs.Judged]) -> None:
     record.mismatches, record.elements = first.mismatches, first.elements
     record.unspecified = sum(r.unspecified for r in results)
     worst = failed[0] if failed else first
-    record.worst, record.error_grid = worst.worst, worst.error_grid
+    record.worst, record.error_grid, record.error_grid_at = worst.worst, worst.error_grid, worst.grid_at
     record.outputs = [_output_entry(j) for j in judged] if len(judged) > 1 or first.ties else []
     # a passing output's own note (an op's error model saying what it accepted, e.g. tie groups judged by their
     # totals) comes first; the index ties note is for outputs that give none
@@ -96,7 +96,8 @@ def _output_entry(j: outputs.Judged) -> dict:
     return {"name": j.rule.label, "error_model": j.rule.model_name, "ok": c.ok, "reason": c.reason,
             "max_abs_err": c.max_abs_err, "max_rel_err": c.max_rel_err, "max_ulp": c.max_ulp,
             "mismatches": c.mismatches, "elements": c.elements, "unspecified": c.unspecified, "ties": c.ties,
-            "tolerance": j.policy.describe() if j.policy else "index", "worst": c.worst, "error_grid": c.error_grid}
+            "tolerance": j.policy.describe() if j.policy else "index", "worst": c.worst, "error_grid": c.error_grid,
+            "error_grid_at": c.grid_at}
 
 
 def finish(record: ResultRecord, expectations: Expectations | None = None, repro: str = "") -> ResultRecord:

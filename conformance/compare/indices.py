@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from conformance.compare.values import WORST, Comparison, dtype_mismatch, grid, not_comparable
+from conformance.compare.heatmap import heatmap
+from conformance.compare.values import WORST, Comparison, dtype_mismatch, not_comparable
 from conformance.suite.dtypes import dtype_name
 
 #: (tap indices in the op's convention, tap values), both shaped (*output.shape, taps); None when unknown.
@@ -50,7 +51,8 @@ def compare_indices(
         result.worst = [{"index": list(i), "expected": int(want[i]), "actual": int(got[i]),
                          "abs_err": float(err[i]), "allowed": 0.0} for i in positions]
         # 2 = a wrong index (the heatmap's scale is |error|/allowed, > 1 is out of bound)
-        result.error_grid = grid(bad.astype(np.float64) * 2.0) if bad.ndim >= 2 else None
+        if bad.ndim >= 2:
+            result.error_grid, result.grid_at = heatmap(bad.astype(np.float64) * 2.0, positions[0], bad)
         w = result.worst[0]
         result.reason = (f"{name}: {result.mismatches} of {result.elements} indices differ and point at no other "
                          f"maximum of their window; first at {w['index']}: expected {w['expected']}, got "

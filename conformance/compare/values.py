@@ -11,11 +11,13 @@ from typing import Any
 
 import numpy as np
 
+from conformance.compare.heatmap import grid, heatmap
 from conformance.compare.tolerance import Policy, ulp
 from conformance.suite.dtypes import dtype_name
 
+__all__ = ["WORST", "Comparison", "compare", "dtype_mismatch", "grid", "not_comparable", "shortest"]
+
 WORST = 5
-GRID = 24
 
 
 @dataclass
@@ -31,6 +33,7 @@ class Comparison:
     ties: int = 0  # index outputs: differing indices accepted because they point at an equal maximum
     worst: list[dict[str, Any]] = field(default_factory=list)
     error_grid: list[list[float]] | None = None
+    grid_at: dict[str, Any] | None = None  # which slice and window error_grid is (compare/heatmap.py)
 
 
 def compare(
@@ -99,11 +102,15 @@ def _values(
             if not bad[index]:
                 break
             worst.append({
-                # shortest repr in the compared dtype: 13.7 in float32 reads 13.7, not 13.6999998
-                "index": [int(i) for i in index], "expected": float(str(expected[index])),
-                "actual": float(str(actual[index])),
+                # shortest repr in the compared dtype: 13.7 in float32 reads 13.7, not 13.6999998, and values
+                # one ULP apart read differently (a report prints the number as stored)
+                "index": [int(i) for i in index], "expected": shortest(expected[index]),
+                "actual": shortest(actual[index]),
                 "abs_err": float(err[index]), "allowed": float(allowed[index]),
+                # in ULPs of the expected value in the compared dtype, as max_ulp (None: not both finite)
+                "ulp": float(ulps[index]) if both[index] else None,
             })
+    shown, where = heatmap(ratio, worst[0]["index"], bad) if worst and e.ndim >= 2 else (None, None)
     return Comparison(
         ok=not bad.any(),
         max_abs_err=float(err_f.max(initial=0.0)),
@@ -113,7 +120,8 @@ def _values(
         elements=int(e.size),
         unspecified=int((~compared).sum()),
         worst=worst,
-        error_grid=grid(ratio) if bad.any() and e.ndim >= 2 else None,
+        error_grid=shown,
+        grid_at=where,
     )
 
 
@@ -124,13 +132,17 @@ def _worst_text(w: dict[str, Any]) -> str:
     )
 
 
-def grid(ratio: np.ndarray) -> list[list[float]]:
-    """|error|/allowed over the first 2-D slice (last two axes), max-pooled down to at most GRID×GRID."""
-    plane = ratio[(0,) * (ratio.ndim - 2)] if ratio.ndim > 2 else ratio
-    rows = np.array_split(np.arange(plane.shape[0]), min(GRID, plane.shape[0]))
-    cols = np.array_split(np.arange(plane.shape[1]), min(GRID, plane.shape[1]))
-    # every block's maximum in two reductions (a max over each block of rows, then of columns), NaN propagating
-    # as max() does: the same cells as one max per block, without a fancy-indexed copy per cell
-    blocks = np.maximum.reduceat(np.maximum.reduceat(plane, [r[0] for r in rows], axis=0), [c[0] for c in cols],
-                                 axis=1)
-    return [[float(min(v, 1e6)) for v in row] for row in blocks.tolist()]
+def shortest(value: Any) -> float:
+    """The shortest decimal that reads back as ``value`` in its own dtype (float16, bfloat16, float32...), as a
+    float: JSON then holds exactly that text. str() of a bfloat16 gives six digits where three can be enough."""
+    v = float(value)
+    kind = getattr(getattr(value, "dtype", None), "kind", "f")
+    if not np.isfinite(v) or kind in "iub":
+        return v
+    exact = type(value)
+    with np.errstate(over="ignore"):  # a short text of 65504 (float16's largest) is 7e+04: inf, not it
+        for digits in range(1, 18):
+            text = float(f"{v:.{digits}g}")
+            if exact(text) == value:
+                return text
+    return v

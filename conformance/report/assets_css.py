@@ -73,5 +73,8 @@ background:#f6f8fa;cursor:pointer}button:hover{background:#eef1f4}
 table.worst{font-size:12.5px}table.worst th,table.worst td{padding:2px 8px;border-bottom:1px solid var(--line);
 text-align:right}
 svg.heat rect:hover{stroke:#000;stroke-width:1}
+svg.heat rect.worst-cell{stroke:#000;stroke-width:1.5;pointer-events:none}
+ul.slices{margin:2px 0;padding-left:18px;font-size:12px}
+#results,details.rec{scroll-margin-top:44px}
 .more{margin-top:8px}
 """

@@ -31,7 +31,14 @@ function num(v){
   if(Number.isInteger(v)&&a<1e9)return String(v);
   return (a<1e-3||a>=1e5)?v.toExponential(3):String(+v.toPrecision(4));
 }
+// A value as stored, every digit: the comparison stores the dtype's shortest text (compare/values.py shortest), so
+// values one ULP apart read differently; num()'s four digits would make them look equal.
+function full(v){
+  if(typeof v!=='number')return v==null?'—':String(v);
+  return Object.is(v,-0)?'-0':String(v);
+}
 function shape(s){return s==null?'—':'['+s.join(', ')+']';}
+function ints(a){return Array.isArray(a)&&a.every(function(x){return typeof x==='number';});}
 function row(r){return r.domain+'/'+r.op+'-'+r.version;}
 function chip(s,text){return el('span',{'class':'chip s-'+s,text:text==null?s:text});}
 
@@ -94,6 +101,10 @@ function kv(pairs){
     var dd=el('dd',{text:String(p[1])});if(p[2])dd.className='mismatch';dl.appendChild(dd);});
   return dl;
 }
+function counted(x){
+  return x.mismatches!=null?x.mismatches+' / '+(x.elements!=null?x.elements:'?')+(x.elements?' ('+
+    num(100*x.mismatches/x.elements)+'%)':''):'';
+}
 function body(r){
   var b=el('div',{'class':'body'});
   if(r.reason)b.appendChild(el('pre',{'class':'reason',text:r.reason}));
@@ -104,20 +115,24 @@ function body(r){
     ['expectation',r.expectation],['lowered',r.lowered],['duration',r.duration_s!=null?num(r.duration_s)+' s':'']]));
   var sbad=JSON.stringify(r.expected_shape)!==JSON.stringify(r.actual_shape)&&r.actual_shape!=null;
   var dbad=r.actual_dtype!=null&&r.expected_dtype!==r.actual_dtype;
-  var mm=r.mismatches!=null?r.mismatches+' / '+(r.elements!=null?r.elements:'?')+(r.elements?' ('+
-    num(100*r.mismatches/r.elements)+'%)':''):'';
   var hasS=r.expected_shape!=null||r.actual_shape!=null, hasD=r.expected_dtype!=null||r.actual_dtype!=null;
-  var right=el('div',null,el('h4',{text:'Output'}),kv([['shape',hasS?shape(r.expected_shape)+' expected, '+
-    shape(r.actual_shape)+' actual':'',sbad],['dtype',hasD?(r.expected_dtype||'—')+' expected, '+
-    (r.actual_dtype||'—')+' actual':'',dbad],
-    ['max abs err',num(r.max_abs_err)],['max rel err',num(r.max_rel_err)],['max ulp',num(r.max_ulp)],
-    ['mismatches',mm,r.mismatches>0],['unspecified',r.unspecified?r.unspecified+' elements':''],
-    ['tolerance',r.tolerance]]));
+  // Several outputs: the block shows the one that failed (MaxPool failing on Indices only must not show the
+  // values output's clean figures); shape and dtype are output 0's (the record contract), so they say whose.
+  var outs=Array.isArray(r.outputs)?r.outputs:[], bad=outs.filter(function(o){return o&&o.ok===false;})[0];
+  var f=bad||r, whose=bad&&bad!==outs[0]&&outs[0]&&outs[0].name?' of '+outs[0].name:'';
+  var title=bad?'Output '+bad.name+' (fails'+(outs.length>1?'; output '+(outs.indexOf(bad)+1)+' of '+outs.length:
+    '')+')':'Output';
+  var right=el('div',{'class':'out-sum'},el('h4',{text:title}),kv([['shape'+whose,hasS?shape(r.expected_shape)+
+    ' expected, '+shape(r.actual_shape)+' actual':'',sbad],['dtype'+whose,hasD?(r.expected_dtype||'—')+
+    ' expected, '+(r.actual_dtype||'—')+' actual':'',dbad],
+    ['max abs err',num(f.max_abs_err)],['max rel err',num(f.max_rel_err)],['max ulp',num(f.max_ulp)],
+    ['mismatches',counted(f),f.mismatches>0],['unspecified',f.unspecified?f.unspecified+' elements':''],
+    ['tolerance',bad&&bad.tolerance||r.tolerance]]));
   b.appendChild(left);if(right.lastChild.children.length)b.appendChild(right);
   if(r.outputs&&r.outputs.length){r.outputs.forEach(function(o){b.appendChild(output(o));});}
   else{
     if(r.worst&&r.worst.length)b.appendChild(worst(r.worst));
-    if(r.error_grid&&r.error_grid.length)b.appendChild(heat(r.error_grid));
+    if(r.error_grid&&r.error_grid.length)b.appendChild(heat(r.error_grid,r.error_grid_at));
   }
   if(r.repro||r.nodeid){
     var text=r.repro||('pytest '+r.nodeid), btn=el('button',{type:'button',text:'Copy'});
@@ -133,41 +148,80 @@ function output(o){
       ['mismatches',mm,o.mismatches>0],['ties accepted',o.ties?String(o.ties):''],
       ['unspecified',o.unspecified?o.unspecified+' elements':''],['tolerance',o.tolerance],['reason',o.reason,!o.ok]]));
   if(o.worst&&o.worst.length)d.appendChild(worst(o.worst));
-  if(o.error_grid&&o.error_grid.length)d.appendChild(heat(o.error_grid));
+  if(o.error_grid&&o.error_grid.length)d.appendChild(heat(o.error_grid,o.error_grid_at));
   return d;
 }
 function worst(w){
   var t=el('table',{'class':'worst mono'}),h=el('tr');
-  ['index','expected','actual','|err|','allowed','|err|/allowed'].forEach(function(x){h.appendChild(el('th',{text:x}));});
+  ['index','expected','actual','|err|','allowed','ulp','|err|/allowed'].forEach(function(x){
+    h.appendChild(el('th',{text:x}));});
   t.appendChild(h);
   w.forEach(function(e){
     var ratio=(typeof e.abs_err==='number'&&typeof e.allowed==='number'&&e.allowed>0)?e.abs_err/e.allowed:null;
     var tr=el('tr');
-    [Array.isArray(e.index)?'['+e.index.join(',')+']':e.index,num(e.expected),num(e.actual),num(e.abs_err),
-      num(e.allowed),ratio==null?'':num(ratio)].forEach(function(x){tr.appendChild(el('td',{text:String(x)}));});
+    [Array.isArray(e.index)?'['+e.index.join(',')+']':e.index,full(e.expected),full(e.actual),num(e.abs_err),
+      num(e.allowed),e.ulp==null?'':num(e.ulp),ratio==null?'':num(ratio)].forEach(function(x){
+      tr.appendChild(el('td',{text:String(x)}));});
     if(ratio>1)tr.lastChild.className='mismatch';
     t.appendChild(tr);
   });
-  return el('div',null,el('h4',{text:'Worst elements'}),t);
+  return el('div',null,el('h4',{text:'Worst elements'}),t,el('div',{'class':'legend',text:'expected and actual '+
+    'as stored: every digit of the output dtype\'s shortest text; ulp: |err| in ULPs of the expected value'}));
 }
 function color(v){
   if(typeof v!=='number'||isNaN(v))return '#6e40c9';
   if(v<=1){var l=96-Math.round(v*40);return 'hsl(140,45%,'+l+'%)';}
   var x=Math.min(1,Math.log10(v)/2);return 'hsl('+Math.round(40-40*x)+',85%,'+Math.round(58-18*x)+'%)';
 }
-function heat(g){
+function heat(g,at){
   var NS='http://www.w3.org/2000/svg', rows=g.length, cols=Math.max.apply(null,g.map(function(r){return r.length;}));
   var c=Math.max(4,Math.min(18,Math.floor(300/Math.max(rows,cols)))), s=document.createElementNS(NS,'svg');
+  // where the grid is (records of older runs have no error_grid_at: their grid is the first slice, pooled)
+  var ok=at&&typeof at==='object'&&ints(at.slice)&&ints(at.rows)&&ints(at.cols)&&ints(at.worst)&&
+    at.rows.length===2&&at.cols.length===2&&at.worst.length===2;
+  var r0=ok?at.rows[0]:0, c0=ok?at.cols[0]:0;
+  // a grid pooled on embedding (over 64 a side) covers several elements per cell
+  var sr=ok?Math.max(1,Math.ceil((at.rows[1]-r0)/rows)):1, sc=ok?Math.max(1,Math.ceil((at.cols[1]-c0)/cols)):1;
+  var lead=ok?at.slice.join(','):'', pre=lead?lead+',':'';
   s.setAttribute('class','heat');s.setAttribute('width',cols*c);s.setAttribute('height',rows*c);
   g.forEach(function(line,i){line.forEach(function(v,j){
     var n=typeof v==='number'?v:parseFloat(v), q=document.createElementNS(NS,'rect');
-    var tt=document.createElementNS(NS,'title');
+    var tt=document.createElementNS(NS,'title'), pos=ok?'['+pre+(r0+i*sr)+','+(c0+j*sc)+']'+
+      (sr>1||sc>1?' ('+sr+'×'+sc+' block)':''):'['+i+','+j+']';
     q.setAttribute('x',j*c);q.setAttribute('y',i*c);q.setAttribute('width',c);q.setAttribute('height',c);
-    q.setAttribute('fill',color(n));tt.textContent='['+i+','+j+'] |err|/allowed = '+num(v);q.appendChild(tt);
+    q.setAttribute('fill',color(n));tt.textContent=pos+' |err|/allowed = '+num(v);q.appendChild(tt);
     s.appendChild(q);});});
-  return el('div',null,el('h4',{text:'Error heatmap ('+rows+'×'+cols+')'}),s,el('div',{'class':'legend',
+  var head='Error heatmap ('+rows+'×'+cols+')', notes=[];
+  if(ok){
+    var wi=Math.floor((at.worst[0]-r0)/sr), wj=Math.floor((at.worst[1]-c0)/sc);
+    if(wi>=0&&wi<rows&&wj>=0&&wj<cols){
+      var m=document.createElementNS(NS,'rect');m.setAttribute('class','worst-cell');
+      m.setAttribute('x',wj*c+0.5);m.setAttribute('y',wi*c+0.5);m.setAttribute('width',c-1);
+      m.setAttribute('height',c-1);m.setAttribute('fill','none');s.appendChild(m);
+    }
+    var plane=ints(at.plane)?at.plane:null, whole=plane&&r0===0&&c0===0&&at.rows[1]===plane[0]&&
+      at.cols[1]===plane[1];
+    head='Error heatmap of slice ['+pre+':,:]'+(whole||!plane?'':', rows '+r0+'–'+(at.rows[1]-1)+', columns '+c0+
+      '–'+(at.cols[1]-1)+' of '+plane[0]+'×'+plane[1]+' (the window around the worst element)');
+    notes.push('worst element ['+pre+at.worst.join(',')+'] outlined');
+    if(typeof at.mismatches==='number')notes.push(at.mismatches+' mismatch(es) in this slice'+
+      (whole||typeof at.in_window!=='number'?'':', '+at.in_window+' in the window'));
+  }
+  var box=el('div',{'class':'heatbox'},el('h4',{text:head}),s,el('div',{'class':'legend',
     text:'|error| / allowed per element: pale green = exact, dark green = within tolerance, orange→red = over '+
-    '(red at 100×), purple = NaN'}));
+    '(red at 100×), purple = NaN'+(notes.length?'; '+notes.join('; '):'')}));
+  if(ok&&Array.isArray(at.slices)&&at.slices.length>1){
+    // the other slices stay reachable: which ones have mismatches, and how many
+    var list=el('ul',{'class':'slices mono'}), total=typeof at.slices_total==='number'?at.slices_total:0;
+    at.slices.forEach(function(x){if(!x||!ints(x.at))return;
+      var li=el('li',{text:'['+x.at.concat([':',':']).join(',')+']: '+x.mismatches+' mismatch(es)'+
+        (x.at.join(',')===lead?' (shown)':'')});list.appendChild(li);});
+    box.appendChild(el('div',{'class':'legend',text:'Slices with mismatches'+(total?' ('+total+')':'')+':'}));
+    box.appendChild(list);
+    if(total>at.slices.length)box.appendChild(el('div',{'class':'legend',text:'… and '+(total-at.slices.length)+
+      ' more slice(s)'}));
+  }
+  return box;
 }
 function copy(text,btn){
   function done(){btn.textContent='Copied';setTimeout(function(){btn.textContent='Copy';},1200);}
@@ -183,10 +237,23 @@ fq.addEventListener('input',function(){writeHash();apply();});
 $('more').addEventListener('click',more);
 Array.prototype.forEach.call(document.querySelectorAll('a[data-op]'),function(a){a.addEventListener('click',
   function(){fo.value=a.getAttribute('data-op');writeHash();apply();});});
+// A fragment that selects something (a filter, open=N) scrolls to it: the results, or the first opened record.
+// '#results' (the nav and matrix links) is a plain anchor the browser scrolls to itself.
+var KEYS=['status','backend','op','q','open'];
+// scroll=0 keeps the page at its top (a headless --screenshot of a scrolled page comes out blank)
+function selects(p){return p.get('scroll')!=='0'&&KEYS.some(function(k){return p.has(k);});}
+function reveal(p){
+  var opened=Array.prototype.slice.call($('list').children,0,Math.min(10,+p.get('open')||0));
+  opened.forEach(function(d){d.open=true;if(d.children.length<2)d.appendChild(body(R[+d.getAttribute('data-i')]));});
+  var target=opened[0]||$('results');
+  target.scrollIntoView({block:'start'});
+  document.body.setAttribute('data-scrolled',(opened.length?'record ':'')+Math.round(window.scrollY));
+}
 var P=readHash();syncChips();apply();
-// #open=N opens the first N listed records: deep links and screenshots of a drill-down.
-Array.prototype.slice.call($('list').children,0,Math.min(10,+P.get('open')||0)).forEach(function(d){d.open=true;
-  if(d.children.length<2)d.appendChild(body(R[+d.getAttribute('data-i')]));});
+if(selects(P))reveal(P);
+window.addEventListener('hashchange',function(){
+  var p=new URLSearchParams(location.hash.slice(1));if(!selects(p))return;
+  fb.value='';fo.value='';fq.value='';readHash();syncChips();apply();reveal(p);});
 document.body.setAttribute('data-ready','1');
 var T1=performance.now();
 if(P.get('bench')){

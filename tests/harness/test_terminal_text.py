@@ -74,3 +74,34 @@ def test_a_plugins_escapes_never_reach_the_terminal(pytester: pytest.Pytester):
     assert "unsupported: not here \\x1b[2J\\x1b]0;title\\x07" in text  # the skip reason, escaped
     reasons = {r["id"].split("/")[-1]: r["reason"] for r in records(out)}
     assert "\x1b[2J" in reasons["failing[float32]"] and json.dumps(reasons)  # the record keeps the text as given
+
+
+def test_the_failure_text_shows_worst_values_exactly_and_the_failing_output():
+    import numpy as np
+
+    from conformance.compare.indices import compare_indices
+    from conformance.compare.tolerance import Policy
+    from conformance.compare.values import compare
+
+    expected = np.full((2, 3), 0.1, np.float32)
+    actual = expected.copy()
+    actual[1, 2] = np.nextafter(np.float32(0.1), np.float32(1))
+    c = compare(expected, actual, Policy(window=1, dtype="float32", model="exact"))
+    one = ResultRecord(id="ai.onnx/Relu-14/x[float32]", op="Relu", domain="ai.onnx", version=14, dtype="float32",
+                       backend="b", status="fail", reason=c.reason, mismatches=c.mismatches, elements=c.elements,
+                       max_abs_err=c.max_abs_err, max_rel_err=c.max_rel_err, max_ulp=c.max_ulp, worst=c.worst)
+    assert "at [1, 2]: expected 0.1 actual 0.10000001 |err| 7.45e-09 allowed 0 (1 ulp)" in failure_text(one)
+
+    want = np.arange(8, dtype=np.int64).reshape(1, 1, 2, 4)
+    got = want.copy()
+    got[0, 0, 1, 3] = 0
+    i = compare_indices(want, got, None, None, name="Indices")
+    # the top-level figures are the clean values output's: only Indices failed
+    two = ResultRecord(id="ai.onnx/MaxPool-22/x[float32]", op="MaxPool", domain="ai.onnx", version=22,
+                       dtype="float32", backend="b", status="fail", reason=i.reason, mismatches=0, elements=8,
+                       outputs=[{"name": "Y", "ok": True, "mismatches": 0, "elements": 8},
+                                {"name": "Indices", "ok": False, "mismatches": 1, "elements": 8, "max_abs_err": 7.0,
+                                 "tolerance": "index", "worst": i.worst}])
+    text = failure_text(two)
+    assert "output Indices: mismatches: 1/8  max abs err 7  max rel err -  max ulp -" in text
+    assert "at [0, 0, 1, 3]: expected 7 actual 0 |err| 7 allowed 0" in text
