@@ -42,6 +42,10 @@ def check(results: list[Path], expectations: list[Path], no_default_expectations
         shipped = expectations_dir()
         stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
     why = merged.meta.get("interrupted") or merged.meta.get("partial")
+    if merged.meta.get("shards"):
+        # a shard's results are missing (its job died before uploading): the merged run is not what ran
+        out.failing = True
+        out.lines.append(f"shards missing: {merged.meta['partial']}: the merge needs every shard's results")
     if why or not merged.records:
         out.checked = False
         why = why or "no records"
