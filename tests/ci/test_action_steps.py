@@ -59,8 +59,8 @@ def world(tmp_path_factory: pytest.TempPathFactory):
     fake_bin.mkdir()
     python = fake_bin / "python"
     # pip install is logged; everything else is this venv's interpreter
-    python.write_text(f'#!/bin/sh\nif [ "$1 $2 $3" = "-m pip install" ]; then echo "$@" >> "{tmp}/pip.log"; exit 0; fi\n'
-                      f'exec "{sys.executable}" "$@"\n')
+    python.write_text(f'#!/bin/sh\nif [ "$1 $2 $3" = "-m pip install" ]; then\n  echo "$@" >> "{tmp}/pip.log"; exit 0\n'
+                      f'fi\nexec "{sys.executable}" "$@"\n')
     python.chmod(0o755)
     path = f"{fake_bin}:{Path(sys.executable).parent}:/usr/bin:/bin"
     assert shutil.which("gh", path=path) is None  # the runner has no gh CLI
@@ -112,7 +112,7 @@ def test_shards_and_merge_first_run_then_gated_against_it(world):
     merge = job(world, 1, "merge", mode="merge")
     assert merge.run() == 0, merge.text()[-5000:]
     assert "::notice::conformance baseline: no previous successful run of conformance.yml on main" in merge.text()
-    assert f"none stale over 2 result file(s)" in merge.text()  # each entry matched in one shard or the other
+    assert "none stale over 2 result file(s)" in merge.text()  # each entry matched in one shard or the other
     assert merge.context["steps.names.outputs.artifact"] == "conformance-onnxruntime-merged"
     assert "conformance merge: onnxruntime — green" in merge.summary and "| onnxruntime |" in merge.summary
     assert f"-m pip install {root}" in (tmp / "pip.log").read_text().splitlines()  # merging: no extras
@@ -159,7 +159,8 @@ def test_a_baseline_that_exists_but_cannot_be_found_fails_loudly_without_gh(worl
     tmp, api, _ = world
     api.store.publish(4, "success", artifacts={"conformance-openvino-merged": tmp / "uploaded" / "1" /
                                                "conformance-onnxruntime-merged"})
-    for backend, gate in (("openvino", "conformance-openvino"), ("onnx-backend:my.mod", "conformance-onnx-backend-my.mod")):
+    for backend, gate in (("openvino", "conformance-openvino"),
+                          ("onnx-backend:my.mod", "conformance-onnx-backend-my.mod")):
         done = job(world, 5, f"whole-{gate}", backend=backend)
         assert done.run() == 1  # an unsharded run gates itself: its own artifact of run 4 is not there
         assert done.context["steps.names.outputs.gate"] == gate
