@@ -128,10 +128,14 @@ def machines(metas: dict[str, list[dict]]) -> list[dict]:
     return seen
 
 
+def shards_only(shards: Iterable[str]) -> str:
+    return f"shards {', '.join(sorted(shards))} only"
+
+
 def run_meta(metas: dict[str, list[dict]]) -> dict[str, str]:
     """One run's story from its files' meta lines: interrupted when any file says so (or is a part file of a run
     that never merged them, i.e. has a ``start`` event), partial unless the partial files are shards ``i/n``
-    covering every ``i`` of one ``n``."""
+    covering every ``i`` of one ``n`` (a shard's own results, or a report of shards, which says ``shards``)."""
     interrupted, partial, shards = [], [], set()
     for source, lines in metas.items():
         for line in lines:
@@ -142,14 +146,19 @@ def run_meta(metas: dict[str, list[dict]]) -> dict[str, str]:
             if line.get("partial"):
                 if line.get("shard") and line["partial"] == f"--shard={line['shard']}":
                     shards.add(str(line["shard"]))
+                elif isinstance(line.get("shards"), str) and line["partial"] == shards_only(line["shards"].split(", ")):
+                    # a report of some shards (the results.jsonl a shard's `conformance run` writes is one): those
+                    # shards, which the others complete
+                    shards.update(line["shards"].split(", "))
                 else:
                     partial.append(f"{source}: {line['partial']}")
     counts, whole = {s.partition("/")[2] for s in shards}, False
     if len(counts) == 1 and (n := next(iter(counts))).isdigit():
         whole = {s.partition("/")[0] for s in shards} == {str(i) for i in range(1, int(n) + 1)}
-    if shards and not whole:
-        partial.append(f"shards {', '.join(sorted(shards))} only")
     meta = {}
+    if shards and not whole:
+        partial.append(shards_only(shards))
+        meta["shards"] = ", ".join(sorted(shards))  # read back by a later merge (above)
     if interrupted:
         meta["interrupted"] = "; ".join(dict.fromkeys(interrupted))
     if partial:

@@ -61,8 +61,13 @@ def test_conformance_workflow_is_a_backend_by_shard_matrix_with_a_merge_gate():
     matrix = data["jobs"]["suite"]["strategy"]["matrix"]
     assert {"onnxruntime", "openvino", "onednn"} <= set(matrix["backend"])
     assert len(matrix["shard"]) >= 2
-    merge_steps = " ".join(s.get("run", "") for s in data["jobs"]["merge"]["steps"])
-    assert "conformance report" in merge_steps and "--baseline" in merge_steps
+    # the merge is the action's own (mode: merge: merged report, baseline gate, stale entries), once per backend
+    merge = data["jobs"]["merge"]
+    assert merge["needs"] == "suite" and merge["if"] == "always()"
+    assert merge["strategy"]["matrix"]["backend"] == matrix["backend"]
+    (action,) = [s for s in merge["steps"] if s.get("uses") == "./.github/actions/conformance"]
+    assert action["with"]["mode"] == "merge" and action["with"]["backend"] == "${{ matrix.backend }}"
+    assert data["permissions"]["actions"] == "read"
 
 
 def test_reusable_action():
@@ -138,3 +143,52 @@ def test_ci_runs_a_single_extra_install_after_the_readme_commands():
     assert ci.index('bash -c "$cmd"') < install < ci.index('conformance" backends') < ci.index('conformance" run -o')
     run = ci[ci.index('conformance" run -o'):].splitlines()[0]
     assert '-o "$single/out"' in run and "reports" not in run
+
+
+def test_the_action_needs_no_script_of_ours():
+    """A vendor's workflow uses the action from this repository: nothing it runs may be a file the vendor's
+    repository would need a copy of; the steps that are more than a command line are `conformance ci`."""
+    assert sorted(p.name for p in ACTION.parent.iterdir()) == ["action.yml"]
+    steps = load(ACTION)["runs"]["steps"]
+    text = "\n".join(s.get("run", "") for s in steps)
+    assert "gh " not in text and ".sh" not in text and "conformance ci baseline" in text
+    assert "conformance ci stale" in text and "conformance ci summary" in text
+    # GitHub's actions pinned to a major version tag, never a branch
+    for step in steps:
+        if "uses" in step:
+            assert re.fullmatch(r"actions/[\w-]+@v\d+", step["uses"]), step["uses"]
+    assert load(ACTION)["inputs"]["mode"]["default"] == "run"
+
+
+def ci_gate_workflow() -> dict:
+    """The vendor's workflow that docs/ci-gate.md shows (its YAML block with `jobs:`)."""
+    text = (ROOT / "docs" / "ci-gate.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if re.search(r"^jobs:", b, re.M)]
+    data = yaml.safe_load(block)
+    if True in data:
+        data["on"] = data.pop(True)
+    return data
+
+
+def test_the_documented_vendor_workflow_shards_merges_and_pins_this_version():
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    data = ci_gate_workflow()
+    assert data["permissions"]["actions"] == "read"
+    jobs = data["jobs"]
+    inputs = set(load(ACTION)["inputs"])
+    used = {}
+    for name, job in jobs.items():
+        check_steps(job["steps"], f"ci-gate.md:{name}")
+        for step in job["steps"]:
+            if "conformance/.github/actions/conformance" in step.get("uses", ""):
+                assert step["uses"] == f"conformance-dev/conformance/.github/actions/conformance@v{version}"
+                assert set(step.get("with", {})) <= inputs, set(step["with"]) - inputs
+                used[name] = step["with"]
+    shard_job, merge_job = (n for n in jobs if n in used)
+    assert len(jobs[shard_job]["strategy"]["matrix"]["shard"]) >= 2 and used[shard_job].get("mode", "run") == "run"
+    assert used[merge_job]["mode"] == "merge" and jobs[merge_job]["needs"] == shard_job
+    assert jobs[merge_job]["if"] == "always()"  # a red shard still gets its merged report and verdict
+    for key in ("backend", "expectations", "run-args"):  # the merge reads what the shards applied
+        assert used[merge_job].get(key) == used[shard_job].get(key), key
