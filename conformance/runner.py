@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from conformance.backends import answers, batch_answer
-from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection, optional
+from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection
 from conformance.oracle import oracle_for
 from conformance.records import ResultRecord
 from conformance.reference_column import REFERENCE, run_reference
@@ -73,15 +73,12 @@ def _run_backend(instance: CaseInstance, backend: Backend, record: ResultRecord,
     inputs = [x.copy() for x in oracle.inputs]
     started = time.perf_counter()
     try:
-        if batched is not None:  # the batch's answer is the one run() gives (batching.py): judged the same way
-            actual, record.lowered, share = batch_answer.fields(backend, batched)
-            started -= share  # the instance's share of the batch's time in the runtime
-        else:
-            actual = answers.outputs(backend, backend.run(instance, inputs))
-            record.lowered = answers.text(backend, "last_lowering", optional(backend, "last_lowering"),
-                                          answers.LOWERING_LIMIT)
-            # no record holds it, but a wrong one means the same in-process as isolated (its worker refuses it)
-            answers.text(backend, "last_xml", optional(backend, "last_xml"), answers.XML_LIMIT)
+        # the batch's answer is the one run() gives (batching.py): judged the same way
+        answer = (batch_answer.answer(backend, batched) if batched is not None
+                  else answers.answer(backend, backend.run(instance, inputs)))
+        actual, record.lowered = answer.outputs, answer.lowering
+        if answer.seconds is not None:
+            started -= answer.seconds  # the time the backend measured inside the runtime (a batch's share)
     except (Unsupported, NotImplementedError) as exc:
         record.status, record.reason = "unsupported", str(exc) or type(exc).__name__
         return
