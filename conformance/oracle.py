@@ -37,6 +37,7 @@ class Oracle:
     _window: int | None = None  # every backend of the instance asks for it: computed once
     _taps: tuple | None = None
     _evidence: dict[int, Evidence] = field(default_factory=dict)
+    _exact: list[np.ndarray] | None = None
 
     @property
     def literal(self) -> list[np.ndarray | None]:
@@ -84,7 +85,17 @@ class Oracle:
         return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance, outputs=rules,
                         inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps,
                         domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
-                        inputs=tuple(self.inputs))
+                        inputs=tuple(self.inputs), exact=self.exact)
+
+    def exact(self) -> list[np.ndarray]:
+        """The reference on the inputs with integers as Python ints: every output exact (Fractions for a mean;
+        an empty window's left unspecified by the reference), for an error model that needs the exact value."""
+        if self._exact is None:
+            inst = self.instance
+            exact = [x.astype(object) if x.dtype.kind in "iu" else x for x in self.inputs]
+            self._exact = list(reference.evaluate(inst.domain, inst.op, inst.version, exact,
+                                                  dict(inst.attributes or {})).outputs)
+        return self._exact
 
     def taps(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per output element, the tap indices of its window (the op's index convention, -1 for padding) and the
@@ -171,3 +182,13 @@ def oracle_for(instance: CaseInstance) -> Oracle:
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return oracle
+
+
+def output_shapes(instance: CaseInstance, shapes: list[tuple[int, ...]],
+                  values: dict[int, np.ndarray]) -> list[tuple[int, ...]]:
+    """The output shapes the op's semantics give ``instance`` on inputs of ``shapes`` (the integer inputs' values
+    in ``values``): the reference's shape inference, asked through here by whatever builds a model or checks a
+    claim (backends/shapes.py, openvino/ir.py, reference_column.py). Raises what the reference raises (an
+    ``UnknownOp``, a ``SpecViolation``)."""
+    return reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes,
+                                   values)

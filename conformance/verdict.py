@@ -1,4 +1,5 @@
-"""A case instance's result record: made, judged from a backend's outputs, and finished (the expectation applied).
+"""A case instance's result record: its judgement from a backend's outputs (a value: the record's fields), the
+record built once from the case and that judgement, and finished (the expectation applied).
 
 The one place a record's status and figures come from, whoever ran the case: the pytest items, ``conformance
 fuzz`` and ``conformance repro`` (runner.py), and ``conformance report --rejudge`` (finish) all go through here.
@@ -23,14 +24,19 @@ if TYPE_CHECKING:  # pragma: no cover
 VALUES_LIMIT = 256
 
 
-def new_record(instance: CaseInstance, backend: str, backend_version: str = "") -> ResultRecord:
+#: A judgement: the record fields a run decided (status, reason, figures, lowered, timings), by name.
+Judgement = dict
+
+
+def record(instance: CaseInstance, backend: str, judgement: Judgement) -> ResultRecord:
+    """The record of ``instance`` on ``backend``: the case's own fields and the judgement's, built once."""
     case = instance.case
     return ResultRecord(
         id=instance.id, op=instance.op, domain=instance.domain, version=instance.version, dtype=instance.dtype,
-        backend=backend, backend_version=backend_version, source=case.source, layout=instance.layout,
+        backend=backend, source=case.source, layout=instance.layout,
         attributes=dict(instance.attributes), input_shapes=[list(s) for s in instance.input_shapes],
         tags=list(case.tags), case_file=f"{case.file}:{case.line}" if case.line else case.file,
-        configuration=dict(case.configuration or {}),
+        configuration=dict(case.configuration or {}), **judgement,
     )
 
 
@@ -48,47 +54,46 @@ def output_values(instance: CaseInstance, output: object, unspecified: np.ndarra
     return flat
 
 
-def judge_outputs(record: ResultRecord, evidence: Evidence, expected: list[np.ndarray], actual: list,
-                  backend: str, scale: float = 1.0) -> None:
-    """The record's status, reason, tolerance text and figures from the backend's outputs."""
-    record.expected_shape = list(expected[0].shape)
-    record.expected_dtype = dtype_name(expected[0].dtype)
+def judge_outputs(evidence: Evidence, expected: list[np.ndarray], actual: list, backend: str,
+                  scale: float = 1.0) -> Judgement:
+    """The status, reason, tolerance text and figures the backend's outputs earn (a judgement)."""
+    judgement: Judgement = {"expected_shape": list(expected[0].shape),
+                            "expected_dtype": dtype_name(expected[0].dtype)}
     if actual and isinstance(actual[0], np.ndarray):
-        record.actual_shape, record.actual_dtype = list(actual[0].shape), dtype_name(actual[0].dtype)
+        judgement.update(actual_shape=list(actual[0].shape), actual_dtype=dtype_name(actual[0].dtype))
     if len(actual) != len(expected):
-        record.tolerance = outputs.describe_for(evidence, backend, scale)
-        record.status, record.reason = "fail", f"expected {len(expected)} output(s), got {len(actual)}"
-        return
+        return {**judgement, "tolerance": outputs.describe_for(evidence, backend, scale), "status": "fail",
+                "reason": f"expected {len(expected)} output(s), got {len(actual)}"}
     judged = outputs.judge(evidence, expected, actual, backend, scale)
-    record.tolerance = outputs.describe_judged(evidence, judged)
-    _fill(record, judged)
+    return {**judgement, "tolerance": outputs.describe_judged(evidence, judged), **_figures(judged)}
 
 
-def _fill(record: ResultRecord, judged: list[outputs.Judged]) -> None:
+def _figures(judged: list[outputs.Judged]) -> Judgement:
     """Status and reason from every output; the top-level figures are output 0's (the record contract), the
     worst elements and heatmap the first failing output's; every output's own figures go to ``outputs``."""
     results = [j.comparison for j in judged]
     first = results[0]
     failed = [r for r in results if not r.ok]
-    record.status = "fail" if failed else "pass"
-    record.reason = "; ".join(r.reason for r in failed)
-    record.max_abs_err, record.max_rel_err, record.max_ulp = first.max_abs_err, first.max_rel_err, first.max_ulp
-    record.mismatches, record.elements = first.mismatches, first.elements
-    record.unspecified = sum(r.unspecified for r in results)
     worst = failed[0] if failed else first
-    record.worst, record.error_grid, record.error_grid_at = worst.worst, worst.error_grid, worst.grid_at
-    record.outputs = [_output_entry(j) for j in judged] if len(judged) > 1 or first.ties else []
+    unspecified = sum(r.unspecified for r in results)
+    status = "fail" if failed else "pass"
+    reason = "; ".join(r.reason for r in failed)
     # a passing output's own note (an op's error model saying what it accepted, e.g. tie groups judged by their
     # totals) comes first; the index ties note is for outputs that give none
     notes = [r.reason for r in results if r.ok and r.reason]
-    if record.unspecified:
-        notes.append(f"{record.unspecified} element(s) left unspecified by the spec were not compared")
+    if unspecified:
+        notes.append(f"{unspecified} element(s) left unspecified by the spec were not compared")
     ties = sum(r.ties for r in results if not (r.ok and r.reason))
     if ties:
         notes.append(f"{ties} index(es) differ from the reference's but point at an equal maximum of their window "
                      "(ties: the spec does not say which wins)")
-    if notes and record.status == "pass":
-        record.reason = "; ".join(notes)
+    if notes and status == "pass":
+        reason = "; ".join(notes)
+    return {"status": status, "reason": reason, "max_abs_err": first.max_abs_err, "max_rel_err": first.max_rel_err,
+            "max_ulp": first.max_ulp, "mismatches": first.mismatches, "elements": first.elements,
+            "unspecified": unspecified, "worst": worst.worst, "error_grid": worst.error_grid,
+            "error_grid_at": worst.grid_at,
+            "outputs": [_output_entry(j) for j in judged] if len(judged) > 1 or first.ties else []}
 
 
 def _output_entry(j: outputs.Judged) -> dict:

@@ -28,8 +28,6 @@ from conformance.backends import answers
 from conformance.backends.base import Crashed, Rejected, TimedOut, Unsupported, is_rejection, optional
 
 HEADER = struct.Struct(">Q")
-#: Backend attributes ``run()`` sets for the harness to read afterwards; the parent's proxy mirrors them.
-AFTER_RUN = {"last_lowering": answers.LOWERING_LIMIT, "last_xml": answers.XML_LIMIT}  # and their size caps
 
 # Bootstrap run with ``python -c``: give the worker exactly the parent's sys.path before importing anything of
 # ours, so the same ``module:Class`` specs (and editable or PYTHONPATH installs) resolve in both processes.
@@ -225,13 +223,10 @@ def serve(req_fd: int, resp_fd: int) -> None:
                 reply = ("ok", (answer.ok, answer.reason))
             elif op == "run":
                 try:
-                    outputs = answers.outputs(backend, backend.run(message[1], message[2]))
+                    # checked here, where the plugin's objects exist: an Answer of plain types goes back
+                    reply = ("ok", answers.answer(backend, backend.run(message[1], message[2])))
                 except Exception as exc:
-                    send(resp_fd, exception_reply(exc, backend))
-                    continue
-                # what run() leaves on the backend travels back with its outputs (the runner reads it there)
-                reply = ("ok", (outputs, {k: answers.text(backend, k, optional(backend, k), limit)
-                                          for k, limit in AFTER_RUN.items()}))
+                    reply = exception_reply(exc, backend)
             elif op == "run_batch":
                 from conformance.backends.batch_answer import checked
 

@@ -6,9 +6,10 @@ the same isolated or not: ``supports()`` returns a ``Support`` or a real ``bool`
 NumPy arrays; ``version()`` a ``str``; ``capabilities()`` a dict of lists of strings. Anything else raises
 ``BadAnswer``, which the runner turns into an ``error`` record naming the plugin and what it returned.
 
-Fields a backend sets rather than returns are checked here too, before they reach a verdict or a record: its
-``tolerance_scale`` (a finite number in ``TOLERANCE_SCALE``), the lowering and IR texts ``run()`` leaves behind (a
-``str``, cut to a documented size) and a batch's timings (finite seconds, never negative).
+``run()``'s answer is normalised here, at one place, whoever ran it (this process, an isolation worker, a batch):
+a plain list of arrays (the plugin contract) or an ``Answer`` becomes a checked ``Answer`` — its outputs, its
+lowering and IR texts (a ``str``, cut to a documented size) and its seconds (finite, never negative). A backend's
+``tolerance_scale`` (a finite number in ``TOLERANCE_SCALE``) is checked here too, before it reaches a verdict.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends.base import Support, optional
+from conformance.backends.base import Answer, Support, optional
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -128,13 +129,13 @@ def tolerance_scale(backend: Any) -> float:
 
 
 #: The most characters of a lowering description a record keeps (``lowered``; a lowering names its ops in a line
-#: or two) and of an IR text kept for debugging (``last_xml``; a one-op IR is a few kilobytes).
+#: or two) and of an IR text kept for debugging (``Answer.ir``; a one-op IR is a few kilobytes).
 LOWERING_LIMIT, XML_LIMIT = 4096, 1 << 20
 TRUNCATED = " ... [truncated: {} characters]"
 
 
 def text(backend: object, field: str, value: object, limit: int) -> str:
-    """A text a backend leaves for a record (``last_lowering``, ``Batched.lowering``, ``last_xml``): ``None`` is
+    """A text a backend answers (``Answer.lowering``, ``Batched.lowering``, ``Answer.ir``): ``None`` is
     "", anything but a ``str`` raises ``BadAnswer``; a longer text is cut to ``limit`` characters, saying so."""
     if value is None:
         return ""
@@ -155,6 +156,18 @@ def seconds(backend: object, field: str, value: object) -> float:
         raise BadAnswer(f"backend {plugin_name(backend)} {field} is {shown(value)} ({type(value).__name__}), "
                         "not a finite number of seconds >= 0")
     return float(value)
+
+
+def answer(backend: object, value: object, method: str = "run()") -> Answer:
+    """``run()``'s answer as a checked ``Answer`` of plain types (it pickles back from a worker as it is): a list
+    or tuple of arrays (a plugin's plain answer) is its outputs; an ``Answer``'s every field is checked. Checking
+    a checked answer again gives the same answer (the worker checks it, the runner once more)."""
+    if not isinstance(value, Answer):
+        return Answer(outputs(backend, value, method))
+    took = None if value.seconds is None else seconds(backend, f"{method} Answer.seconds", value.seconds)
+    return Answer(outputs(backend, value.outputs, f"{method} (Answer.outputs)"),
+                  text(backend, f"{method} Answer.lowering", value.lowering, LOWERING_LIMIT),
+                  text(backend, f"{method} Answer.ir", value.ir, XML_LIMIT), took)
 
 
 #: The most characters of ``version()`` a record keeps (every record of the backend carries it).

@@ -89,12 +89,32 @@ class Support:
         return self.ok
 
 
+@dataclass
+class Answer:
+    """What ``Backend.run`` hands back: its outputs, and what the harness records beside them. A plugin may return
+    the outputs alone (a list of arrays: ``Answer(outputs)``); the built-in backends return an ``Answer``.
+
+    - ``lowering``: the cross-spec lowering the case ran through (lowering/), the record's ``lowered``; ""
+      when it ran natively.
+    - ``ir``: the model text the runtime was handed (openvino-ir's IR XML), for debugging; "" otherwise.
+    - ``seconds``: the time spent inside the runtime, when the backend measures it (a batch's share); None: the
+      harness times the call.
+
+    A value, never state left on the backend: the same answer whether the backend ran in this process, in an
+    isolation worker or in a batch (answers.answer checks every field at that one place)."""
+
+    outputs: list[np.ndarray]
+    lowering: str = ""
+    ir: str = ""
+    seconds: float | None = None
+
+
 @runtime_checkable
 class BackendProtocol(Protocol):
     """What the harness requires of a backend: ``name``, ``version()``, ``supports()`` and ``run()``.
 
     Everything else is optional and declared, with its default, on ``Backend``: ``tolerance_scale``,
-    ``description``, ``isolate``, ``last_lowering``, ``last_xml``, ``capabilities()`` and ``export()``. A plugin
+    ``description``, ``isolate``, ``capabilities()`` and ``export()``. A plugin
     may implement only this protocol; the harness reads the optional members through ``optional()``, which falls
     back to ``Backend``'s defaults.
     """
@@ -105,7 +125,7 @@ class BackendProtocol(Protocol):
 
     def supports(self, case: CaseInstance) -> Support: ...
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]: ...
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray] | Answer: ...
 
 
 class Backend:
@@ -122,12 +142,6 @@ class Backend:
     #: True: the runtime can abort or hang the process (native code), so ``--isolation=auto`` runs the backend in
     #: a worker process (docs/isolation.md).
     isolate: bool = False
-    #: Set by ``run()`` when the case ran through a cross-spec lowering (lowering/): what was run instead, copied
-    #: into the record's ``lowered`` field. "" when the case ran natively.
-    last_lowering: str = ""
-    #: Set by ``run()`` of a backend that hands the runtime a model as text (openvino-ir: the IR XML); for
-    #: debugging and bug reports. "" otherwise.
-    last_xml: str = ""
     #: Exception types the runtime raises when it refuses a model (its validation errors): raised by ``run()``,
     #: they count as a rejection, as ``Rejected`` does. Anything else is an ``error`` (docs/backends.md).
     rejection_types: tuple[type[BaseException], ...] = ()
@@ -165,7 +179,8 @@ class Backend:
     def supports(self, case: CaseInstance) -> Support:
         return Support.yes()
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray] | Answer:
+        """The case's outputs: a list of arrays, or an ``Answer`` carrying its lowering and IR text too."""
         raise NotImplementedError
 
     def capabilities(self) -> dict[str, list[str]]:
@@ -186,9 +201,8 @@ class Backend:
 
 
 #: The members a backend may lack (``name`` too: a broken plugin still needs a label in crash records).
-OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "last_lowering", "last_xml", "capabilities",
-            "export", "rejection_types", "isa_dependent", "isa_cap_env", "isa_level", "batch_size",
-            "preload_modules")
+OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "capabilities", "export", "rejection_types",
+            "isa_dependent", "isa_cap_env", "isa_level", "batch_size", "preload_modules")
 
 
 def optional(backend: object, member: str) -> Any:

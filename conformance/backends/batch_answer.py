@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 
 from conformance.backends import answers
+from conformance.backends.base import Answer
 
 
 @dataclass
 class Batched:
     """One instance's answer from a batch: its outputs as ``run`` returns them, the lowering it ran through
-    (``last_lowering``), and its share of the batch's time inside the runtime."""
+    (``Answer.lowering``), and its share of the batch's time inside the runtime."""
 
     outputs: list[np.ndarray]
     lowering: str = ""
@@ -50,6 +51,12 @@ def checked(backend: Any, answer: Any, count: int) -> list[Batched | None]:
                 entry = Refused([], reason=str(exc))
         results.append(entry)
     return results
+
+
+def answer(backend: Any, entry: Batched) -> Answer:
+    """One entry as the ``Answer`` ``run`` would have given (answers.answer checks run's the same way)."""
+    outputs, lowering, seconds = fields(backend, entry)
+    return Answer(outputs, lowering, "", seconds)
 
 
 def fields(backend: Any, entry: Batched) -> tuple[list[np.ndarray], str, float]:

@@ -26,7 +26,7 @@ import numpy as np
 
 from conformance.backends import answers, fork_server, memory
 from conformance.backends._worker import RemoteError, create_backend, describe_exit, rebuild
-from conformance.backends.base import Backend, Crashed, Support, TimedOut, Unavailable, optional
+from conformance.backends.base import Answer, Backend, Crashed, Support, TimedOut, Unavailable, optional
 from conformance.backends.fork_server import ForkServer
 from conformance.backends.spare import Spare
 from conformance.backends.worker_process import Died, Late, WorkerProcess
@@ -168,15 +168,13 @@ class IsolatedBackend(Backend):
             return Support.yes()
         return Support(ok, reason)  # validated in the worker (answers.support): a real bool and a str
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-        self.last_lowering = self.last_xml = ""  # a crash or timeout must not leave the previous case's
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
+        """The worker's answer to ``run``: an ``Answer`` (checked there), its lowering and IR text included."""
         try:
-            outputs, after = self._call(("run", case, list(inputs)), self.timeout)
+            return self._call(("run", case, list(inputs)), self.timeout)  # type: ignore[no-any-return]
         finally:
             if self.fresh:
                 self._retire()
-        self.last_lowering, self.last_xml = after.get("last_lowering", ""), after.get("last_xml", "")
-        return outputs
 
     # -- lifecycle --------------------------------------------------------------------------------------------
     def close(self) -> None:

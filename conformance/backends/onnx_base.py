@@ -2,7 +2,7 @@
 ``onnx-backend:MODULE`` and IREE.
 
 ``ai.onnx`` cases run as the single-node model (onnx_model.build_model); OpenVINO and oneDNN cases through an
-exact ONNX lowering where one exists (lowering/, ``last_lowering``). What differs per runtime is two steps:
+exact ONNX lowering where one exists (lowering/, ``Answer.lowering``). What differs per runtime is two steps:
 ``prepare`` turns the model into what the runtime runs (a session, an optimised plan, a compiled module), kept
 per model content in one cache (model_cache.py: cases that differ only in their values share it), and
 ``execute`` runs it on the inputs. Each runtime is a package holding its backend and its runner script
@@ -18,7 +18,7 @@ import numpy as np
 import onnx
 
 from conformance.backends import lowering
-from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.export import export_onnx
 from conformance.backends.lowering import feed_inputs, onnx_model_for
 from conformance.backends.model_cache import ModelCache, content_hash, model_bytes
@@ -46,16 +46,15 @@ class OnnxModelBackend(Backend):
         # geometry a lowering cannot match is found when the case runs (run() raises Unsupported with why)
         return lowering.supports(case, self.name)
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-        self.last_lowering = ""
-        model, feeds, self.last_lowering = onnx_model_for(case)
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
+        model, feeds, lowered = onnx_model_for(case)
         try:
             if self.prepared_cache_size:
                 data = model_bytes(model)
                 prepared = self._prepared.get(content_hash(data), lambda: self.prepare(model, data))
             else:
                 prepared = self.prepare(model, b"")
-            return self.execute(prepared, feed_inputs(inputs, feeds))
+            return Answer(self.execute(prepared, feed_inputs(inputs, feeds)), lowered)
         except NotImplementedError as exc:  # a gap the runtime declares: "unsupported", in its words
             raise Unsupported(str(exc)) from None
 

@@ -82,3 +82,6 @@ class Evidence:
     version: int = 0
     attributes: dict[str, Any] | None = None
     inputs: tuple[np.ndarray, ...] = ()
+    # the op on the integer inputs as Python ints: exact rationals per output (an open-rounding model's means),
+    # computed by the oracle on first use; None when it cannot say
+    exact: Callable[[], list[np.ndarray] | None] = lambda: None

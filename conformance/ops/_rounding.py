@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-import conformance_reference as reference
 from conformance.compare.evidence import ErrorModel, Evidence, OutputRule
 from conformance.compare.tolerance import Policy
 from conformance.compare.values import WORST, Comparison, compare, dtype_mismatch, grid, not_comparable
@@ -48,12 +47,13 @@ class OpenRounding(ErrorModel):
 
 
 def _exact_bounds(evidence: Evidence, output: OutputRule) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(floor, ceil, float64 value) of the exact means: the reference on the inputs as Python ints gives them as
-    Fractions (exact at every integer width; an empty window's mean is left unspecified by the reference)."""
+    """(floor, ceil, float64 value) of the exact means: the oracle's exact outputs (the reference on the inputs as
+    Python ints) give them as Fractions (exact at every integer width; an empty window's mean is unspecified)."""
     index = next(i for i, o in enumerate(evidence.outputs) if o is output)
-    exact = [x.astype(object) if x.dtype.kind in "iu" else x for x in evidence.inputs]
-    mean = reference.evaluate(evidence.domain, evidence.op, evidence.version, exact,
-                              dict(evidence.attributes or {})).outputs[index]
+    exact = evidence.exact()
+    if exact is None:
+        raise ValueError("the evidence holds no exact outputs: the oracle makes the evidence of an open rounding")
+    mean = exact[index]
     low = np.frompyfunc(math.floor, 1, 1)(mean)
     high = np.frompyfunc(math.ceil, 1, 1)(mean)
     return low, high, mean.astype(np.float64)

@@ -77,8 +77,7 @@ def test_optional_members_fall_back_to_the_base_class_defaults():
     plugin = ProtocolOnly()
     assert isinstance(plugin, BackendProtocol)
     assert optional(plugin, "tolerance_scale") == 1.0 and optional(plugin, "description") == ""
-    assert optional(plugin, "isolate") is False and optional(plugin, "last_lowering") == ""
-    assert optional(plugin, "last_xml") == "" and optional(plugin, "capabilities")() == {}
+    assert optional(plugin, "isolate") is False and optional(plugin, "capabilities")() == {}
     with pytest.raises(Unsupported, match="cannot export a reproduction"):
         optional(plugin, "export")(None, [], Path("."))
     with pytest.raises(AttributeError, match="not an optional backend member"):
@@ -99,5 +98,5 @@ class Declared(Backend):
 def test_optional_reads_what_a_subclass_declares():
     backend = Declared()
     assert optional(backend, "tolerance_scale") == 2.0 and optional(backend, "isolate") is True
-    backend.last_lowering = "x -> y"
-    assert optional(backend, "last_lowering") == "x -> y"
+    backend.batch_size = 7
+    assert optional(backend, "batch_size") == 7

@@ -100,7 +100,7 @@ def test_ceil_torch_and_dilations_reach_the_runtime():
     # ceil_torch drops the window starting in the right padding: 4 + 2 + 2 - 3 = 5 -> 4 ceil windows, 3 kept.
     torch = avgpool(14, {"kernel": [3], "strides": [2], "pads_begin": [2], "pads_end": [2], "exclude-pad": True,
                          "rounding_type": "ceil_torch"}, [1, 1, 4])
-    assert BACKEND.run(torch, inputs_of(torch))[0].shape == (1, 1, 3)
+    assert BACKEND.run(torch, inputs_of(torch)).outputs[0].shape == (1, 1, 3)
     dilated = avgpool(16, {**BASE, "dilations": [2, 2]}, [1, 1, 9, 8])
     record = run_backend(dilated, BACKEND)
     assert record.status == "pass" and record.actual_shape == [1, 1, 4, 7], record.reason
@@ -109,7 +109,7 @@ def test_ceil_torch_and_dilations_reach_the_runtime():
 def test_output_shape_is_openvinos_not_the_spec_examples_claim():
     instance = expand(load_text(SPEC_EXAMPLE_1, "t.yaml").cases[0])[0]
     assert instance.case.spec_example.output_dims[0] == (1, 3, 32, 32)  # the erratum
-    (out,) = BACKEND.run(instance, inputs_of(instance))
+    (out,) = BACKEND.run(instance, inputs_of(instance)).outputs
     assert out.shape == (1, 3, 16, 16)
 
 
@@ -117,7 +117,7 @@ def test_bfloat16_crosses_as_bit_views_and_comes_back_bfloat16():
     instance = avgpool(1, {"kernel": [2], "strides": [2], "pads_begin": [0], "pads_end": [0], "exclude-pad": True},
                        [1, 1, 4], "bfloat16")
     x = [np.array([[[1.0, 2.0, 3.0, 5.0]]], dtype=ml_dtypes.bfloat16)]
-    (out,) = BACKEND.run(instance, x)
+    (out,) = BACKEND.run(instance, x).outputs
     assert out.dtype == ml_dtypes.bfloat16
     assert out.astype(np.float32).tolist() == [[[1.5, 4.0]]]
 
@@ -154,7 +154,7 @@ def test_divergence_ceil_overhang_divided_by_the_full_kernel():
     instance = avgpool(1, {"kernel": [3], "strides": [2], "pads_begin": [1], "pads_end": [1], "exclude-pad": False,
                            "rounding_type": "ceil"}, [1, 1, 6])
     x = [np.arange(1, 7, dtype=np.float32).reshape(1, 1, 6)]
-    (out,) = BACKEND.run(instance, x)
+    (out,) = BACKEND.run(instance, x).outputs
     # last window: taps 5 (=6), 6 (pad), 7 (overhang): spec divisor 2 -> 3.0, OpenVINO divides by 3 -> 2.0
     assert out[0, 0, -1] == pytest.approx(2.0)
     assert run_backend(instance, BACKEND).status == "fail"

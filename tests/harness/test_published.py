@@ -8,7 +8,8 @@ import pytest
 import yaml
 
 from conformance.oracle import oracle_for
-from conformance.reference_column import run_reference, spec_claims
+from conformance.reference_column import spec_claims
+from conformance.runner import run_reference
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 from conformance.suite.published import PublishedTextError, read_literal

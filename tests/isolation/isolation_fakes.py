@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 import conformance_reference as reference
-from conformance.backends.base import Backend, Unsupported
+from conformance.backends.base import Answer, Backend, Unsupported
 
 
 class CorrectBackend(Backend):
@@ -343,24 +343,21 @@ class ObjectLoweringBackend(CorrectBackend):
     name = "fake-object-lowering"
 
     def run(self, case, inputs):
-        self.last_lowering = {"not": "text"}
-        return super().run(case, inputs)
+        return Answer(super().run(case, inputs), lowering={"not": "text"})
 
 
 class LongLoweringBackend(CorrectBackend):
     name = "fake-long-lowering"
 
     def run(self, case, inputs):
-        self.last_lowering = "lowered " * 100_000
-        return super().run(case, inputs)
+        return Answer(super().run(case, inputs), lowering="lowered " * 100_000)
 
 
 class ObjectXmlBackend(CorrectBackend):
     name = "fake-object-xml"
 
     def run(self, case, inputs):
-        self.last_xml = b"<net/>"
-        return super().run(case, inputs)
+        return Answer(super().run(case, inputs), ir=b"<net/>")
 
 
 class TypeErrorBackend(CorrectBackend):

@@ -12,6 +12,7 @@ from isolation_helpers import make_instance, spec_of
 
 from conformance import runner
 from conformance.backends import answers, isolation
+from conformance.backends.base import Answer
 from conformance.records import written
 
 ISOLATED = pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "isolated"])
@@ -71,8 +72,8 @@ def test_a_valid_scale_still_judges_as_before(isolated):
 BAD_OUTPUTS = [(fakes.MaskedBackend, "run() returned output 0 as a masked array (numpy.ma.MaskedArray)"),
                (fakes.ComplexBackend, "run() returned output 0 of dtype complex64, not a numeric dtype"),
                (fakes.UnpicklableBackend, "run() returned output 0 of dtype object, not a numeric dtype"),
-               (fakes.ObjectLoweringBackend, "last_lowering is {'not': 'text'} (dict), not a str"),
-               (fakes.ObjectXmlBackend, "last_xml is b'<net/>' (bytes), not a str")]
+               (fakes.ObjectLoweringBackend, "run() Answer.lowering is {'not': 'text'} (dict), not a str"),
+               (fakes.ObjectXmlBackend, "run() Answer.ir is b'<net/>' (bytes), not a str")]
 
 
 @ISOLATED
@@ -104,12 +105,27 @@ def test_the_checks_of_one_value():
     backend = fakes.CorrectBackend()
     plain = answers.outputs(backend, [np.ones((1, 2), np.float32).view(fakes.PlainSubclass)])[0]
     assert type(plain) is np.ndarray and plain.shape == (1, 2) and plain.dtype == np.float32
-    assert answers.text(backend, "last_lowering", None, 10) == ""
-    assert answers.text(backend, "last_lowering", "a\ud800b", 10) == "a?b"  # a lone surrogate: not UTF-8
-    cut = answers.text(backend, "last_lowering", "x" * 100, 40)
-    assert len(cut) == 40 and answers.text(backend, "last_lowering", cut, 40) == cut  # checking twice: the same
+    assert answers.text(backend, "Answer.lowering", None, 10) == ""
+    assert answers.text(backend, "Answer.lowering", "a\ud800b", 10) == "a?b"  # a lone surrogate: not UTF-8
+    cut = answers.text(backend, "Answer.lowering", "x" * 100, 40)
+    assert len(cut) == 40 and answers.text(backend, "Answer.lowering", cut, 40) == cut  # checking twice: the same
     for value in (float("nan"), float("inf"), -1.0, "1", True, None):
         with pytest.raises(answers.BadAnswer, match=r"Batched.seconds is .* not a finite number of seconds >= 0"):
             answers.seconds(backend, "Batched.seconds", value)
     assert answers.seconds(backend, "Batched.seconds", np.float32(0.5)) == 0.5
     assert answers.shown(object()) == "<object object>"  # no address: the same slip, the same record
+
+
+def test_an_answer_is_one_value_whatever_its_form():
+    backend = fakes.CorrectBackend()
+    y = np.ones((1, 2), np.float32)
+    plain = answers.answer(backend, [y])  # the plugin contract: a list of arrays is the outputs alone
+    assert isinstance(plain, Answer) and plain.outputs[0] is y and (plain.lowering, plain.ir, plain.seconds) == (
+        "", "", None)
+    full = answers.answer(backend, Answer((y,), lowering=None, ir="<net/>", seconds=np.float64(0.25)))
+    assert full == Answer([y], "", "<net/>", 0.25) and type(full.seconds) is float
+    assert answers.answer(backend, full) == full  # checking a checked answer again: the same answer
+    with pytest.raises(answers.BadAnswer, match=r"run\(\) Answer.seconds is nan .* not a finite number"):
+        answers.answer(backend, Answer([y], seconds=float("nan")))
+    with pytest.raises(answers.BadAnswer, match=r"run\(\) \(Answer.outputs\) returned .*not a list of NumPy"):
+        answers.answer(backend, Answer(y))  # a bare array as the outputs: refused as run()'s own would be

@@ -1,7 +1,7 @@
 """iree: IREE's ONNX path (PyPI ``iree-base-compiler`` + ``iree-base-runtime``).
 
 ``ai.onnx`` cases run as the harness's single-node model; OpenVINO and oneDNN cases through an exact ONNX
-lowering where one exists (lowering/, ``last_lowering``). Each model is imported (onnx checker + shape
+lowering where one exists (lowering/, ``Answer.lowering``). Each model is imported (onnx checker + shape
 inference + the torch-dialect importer, as ``iree-import-onnx``), compiled for llvm-cpu and run on the
 ``local-sync`` driver (run_iree.py, the same file an exported reproduction runs). Compiling costs ~1-2 s per model:
 modules are cached per model content (cache.py; ``CONFORMANCE_IREE_CACHE`` adds a disk cache). Native code (LLVM

@@ -2,7 +2,7 @@
 
 A second opinion from the ONNX project's own Python evaluator, not our oracle (reference/ is): its known
 divergences (docs/spec-notes.md, docs/backends.md) show up as failures like any backend's. OpenVINO and oneDNN cases
-run through an exact ONNX lowering where one exists (lowering/); ``last_lowering`` says which was used. The
+run through an exact ONNX lowering where one exists (lowering/); its ``Answer.lowering`` says which was used. The
 evaluation itself is onnx_reference/run_onnx_reference.py, the same file an exported reproduction runs.
 """
 

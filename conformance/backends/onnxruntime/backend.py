@@ -1,5 +1,5 @@
 """onnxruntime: runs ``ai.onnx`` cases as checked single-node models on one execution provider (CPU default);
-OpenVINO and oneDNN cases through an exact ONNX lowering where one exists (lowering/, ``last_lowering``).
+OpenVINO and oneDNN cases through an exact ONNX lowering where one exists (lowering/, ``Answer.lowering``).
 Sessions are made and run by onnxruntime/run_onnxruntime.py, the same file an exported reproduction runs."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import numpy as np
 from conformance import ops
 from conformance.backends import lowering
 from conformance.backends import openvino as openvino_package
-from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.batching import Batched
 from conformance.backends.onnx_model import build_model as build_onnx_model
 from conformance.backends.openvino import batch, builders, export
@@ -64,11 +64,9 @@ class OpenVinoBackend(Backend):
         # ai.onnx natively; another spec's op where an exact ONNX lowering exists (its geometry checked at run)
         return lowering.supports(case, self.name)
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
-        self.last_lowering = ""
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
         built = self._build(case, inputs)
-        self.last_lowering = built.lowering
-        return run_compiled(compile_model(self._core, built.model, self.device), built.feeds)
+        return Answer(run_compiled(compile_model(self._core, built.model, self.device), built.feeds), built.lowering)
 
     def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
         """Many cases' models compiled as one (batch.py): the same models ``run`` compiles one by one."""

@@ -28,11 +28,13 @@ from conformance.suite.model import CaseInstance
 
 @dataclass
 class Built:
-    """One case's model as the backend would compile it alone, the arrays it feeds, and its lowering text."""
+    """One case's model as the backend would compile it alone, the arrays it feeds, its lowering text and the IR
+    text it was read from (openvino-ir)."""
 
     model: Any
     feeds: list[np.ndarray]
     lowering: str = ""
+    ir: str = ""
 
 
 #: (case, inputs) -> the case's Built model; raises for a case that cannot be built (it then runs alone).

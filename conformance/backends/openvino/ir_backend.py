@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends import openvino as openvino_package
-from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.batching import Batched
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
@@ -44,8 +44,6 @@ class OpenVinoIrBackend(Backend):
         if device:
             self.name = f"openvino-ir:{device}"
         self._core = openvino.Core()
-        #: The last IR written (for ``conformance repro`` and debugging).
-        self.last_xml = ""
 
     def version(self) -> str:
         import openvino
@@ -60,9 +58,10 @@ class OpenVinoIrBackend(Backend):
             return Support.no(f"openvino-ir writes OpenVINO IR; {case.domain} cases run on the openvino backend")
         return builders.supports(case)
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
         built = self._build(case, inputs)
-        return run_compiled(compile_model(self._core, built.model, self.device), built.feeds)
+        # the IR it wrote travels with the outputs (answers.answer checks it; kept for debugging)
+        return Answer(run_compiled(compile_model(self._core, built.model, self.device), built.feeds), ir=built.ir)
 
     def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
         """Many cases' IR models, each read as ``run`` reads it, compiled as one (batch.py)."""
@@ -73,7 +72,6 @@ class OpenVinoIrBackend(Backend):
         import openvino
 
         xml, weights = build_ir(case, inputs)
-        self.last_xml = xml
         blob = openvino.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()) if weights else openvino.Tensor(
             openvino.Type.u8, [0])
         model = self._core.read_model(xml, blob)
@@ -81,7 +79,7 @@ class OpenVinoIrBackend(Backend):
         expected = builders.BUILDERS[case.op].opset_name(case.version)
         if op.get_type_info().version_id != expected:
             raise Unsupported(f"the IR reader built {case.op} from {op.get_type_info().version_id}, not {expected}")
-        return batch.Built(model, inputs)
+        return batch.Built(model, inputs, ir=xml)
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
         support = self.supports(case)

@@ -1,7 +1,7 @@
 """tract: Sonos' Rust ONNX inference engine through its Python bindings (PyPI ``tract``).
 
 ``ai.onnx`` cases run as the harness's single-node model (onnx_model.build_model); OpenVINO and oneDNN cases
-through an exact ONNX lowering where one exists (lowering/, ``last_lowering``). tract loads, analyses and
+through an exact ONNX lowering where one exists (lowering/, ``Answer.lowering``). tract loads, analyses and
 optimises each model (tract/run_tract.py, the same file an exported reproduction runs); prepared models are
 kept per content (onnx_base.py); cases run in batches where they can (onnx_batch.py). Native code:
 isolated under ``--isolation=auto``.
@@ -18,7 +18,7 @@ import numpy as np
 import onnx
 
 from conformance.backends import presence
-from conformance.backends.base import Support, Unsupported
+from conformance.backends.base import Answer, Support, Unsupported
 from conformance.backends.onnx_base import OnnxModelBackend
 from conformance.backends.onnx_batch import OnnxBatchMixin
 from conformance.backends.tract.run_tract import load, run_runnable
@@ -68,7 +68,7 @@ class TractBackend(OnnxBatchMixin, OnnxModelBackend):  # batches: one load and o
             return Support.no(unimplemented_reason(case.op))
         return super().supports(case)
 
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
         try:
             return super().run(case, inputs)
         except Unsupported as exc:
