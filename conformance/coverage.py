@@ -22,9 +22,9 @@ from typing import Any
 
 import conformance_reference as reference
 from conformance import ops
+from conformance.model import CaseInstance
 from conformance.ops import dims
 from conformance.ops.dims import Dimension
-from conformance.suite.model import CaseInstance
 
 RANKS = dims.RANKS
 

@@ -16,8 +16,8 @@ import numpy as np
 import conformance_reference as reference
 from conformance import ops
 from conformance.compare.evidence import Evidence, OutputRule
+from conformance.model import CaseInstance
 from conformance.suite.expand import expected_of, inputs_of
-from conformance.suite.model import CaseInstance
 
 _CACHE: OrderedDict[str, Oracle] = OrderedDict()
 # a batch (plugin/batching.py) computes the oracles of up to 32 items of one backend before they run, and the

@@ -8,9 +8,9 @@ import time
 import numpy as np
 
 import conformance_reference as reference
+from conformance.model import CaseInstance
 from conformance.oracle import Oracle, oracle_for
 from conformance.records import ResultRecord
-from conformance.suite.model import CaseInstance
 from conformance.verdict import judge_outputs, new_record, output_values
 
 REFERENCE = "reference"

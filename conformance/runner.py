@@ -14,10 +14,10 @@ import numpy as np
 
 from conformance.backends import answers, batch_answer
 from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection, optional
+from conformance.model import CaseInstance
 from conformance.oracle import oracle_for
 from conformance.records import ResultRecord
 from conformance.reference_column import REFERENCE, run_reference
-from conformance.suite.model import CaseInstance
 from conformance.verdict import finish, judge_outputs, new_record, output_values
 
 if TYPE_CHECKING:  # pragma: no cover

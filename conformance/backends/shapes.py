@@ -13,8 +13,8 @@ import numpy as np
 
 import conformance_reference as reference
 from conformance import ops
-from conformance.suite.dtypes import np_dtype
-from conformance.suite.model import CaseInstance
+from conformance.dtypes import np_dtype
+from conformance.model import CaseInstance
 from conformance.suite.tensors import materialize
 from conformance_reference import schema
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from conformance.compare.tolerance import Policy, ulp
-from conformance.suite.dtypes import dtype_name
+from conformance.dtypes import dtype_name
 
 WORST = 5
 GRID = 24

@@ -12,7 +12,7 @@ from conformance import ops
 from conformance.ops.spec import FuzzSpec
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.fuzz.draft import Draft
+    from conformance.ops.draft import Draft
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fuzz import draws
-from conformance.ops import _pool, dims
+from conformance.ops import _pool, dims, draws
 from conformance.ops._rounding import OpenRounding
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry

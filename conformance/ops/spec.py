@@ -54,7 +54,7 @@ class FuzzSpec:
 
     ``draw(profile, base, rng, rank)`` is the drawing strategy: the engine draws what every op shares (rank from
     ``ranks``, dtype, layout, batch, channels, value seed) into ``base`` and the strategy fills in the op's
-    configuration (conformance/fuzz/draws.py has the window and output-size ones). ``attributes(draft)`` spells a
+    configuration (conformance/ops/draws.py has the window and output-size ones). ``attributes(draft)`` spells a
     neutral draft (kernel, strides, pads_begin/end, rounding, include_pad, ...) in this op's attribute names;
     ``later_attribute(draft)`` returns an attribute the version does not define. ``names`` maps the neutral roles
     (kernel, pads, exclude_pad, flag) to this op's attribute names for the generic mutations.

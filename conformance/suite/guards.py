@@ -200,7 +200,7 @@ def check_reference_accepts(instance: Any) -> None:
     20 µs) is a wrong case, not a backend failure: without this check every backend's record said "error" for it.
     A case that means the rejection says ``expect: error``. Ops the reference does not know are left to run time."""
     import conformance_reference as reference
-    from conformance.suite.dtypes import np_dtype
+    from conformance.dtypes import np_dtype
     from conformance.suite.tensors import materialize
 
     if instance.expect_error:

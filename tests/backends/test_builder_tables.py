@@ -12,7 +12,7 @@ from conformance import ops
 from conformance.backends import lowering
 from conformance.backends.onednn import builders as onednn_builders
 from conformance.backends.openvino import builders as openvino_builders
-from conformance.suite.model import Case, CaseInstance, TensorSpec
+from conformance.model import Case, CaseInstance, TensorSpec
 
 
 def make_instance(domain: str, op: str, version: int = 1, dtype: str = "float32") -> CaseInstance:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from nan_equal import elementwise_same, same
 
 import conformance_reference as reference
-from conformance.suite.dtypes import np_dtype
+from conformance.dtypes import np_dtype
 from conformance_reference import onnx_maxroipool
 
 OP = ("ai.onnx", "MaxRoiPool")

@@ -17,7 +17,7 @@ from nan_equal import same
 from onnx import helper
 
 import conformance_reference as reference
-from conformance.suite.dtypes import np_dtype
+from conformance.dtypes import np_dtype
 from conformance_reference import onnx_maxunpool
 
 OP = ("ai.onnx", "MaxUnpool")

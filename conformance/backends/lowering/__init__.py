@@ -22,7 +22,7 @@ from conformance.backends.base import Support, Unsupported
 from conformance.backends.lowering import onednn_maxpool, openvino_maxpool, pool
 from conformance.backends.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
 from conformance.backends.onnx_model import build_model
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 __all__ = ["LOWERINGS", "OPSET_FOR_DTYPE", "Lowering", "LoweredModel", "NoLowering", "capabilities",
            "feed_inputs", "lower", "onnx_model_for", "supports"]

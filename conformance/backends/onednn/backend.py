@@ -22,7 +22,7 @@ from conformance.backends.onednn import _lib, _wheels, builders
 from conformance.backends.onednn import graph_api as g
 from conformance.backends.onednn.single_op import GraphOp, LibraryUnsupported, run_op
 from conformance.backends.shapes import output_dtypes, output_ranks
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 HERE = Path(__file__).parent
 #: The binding an exported reproduction gets, verbatim (relative imports only, never the harness).

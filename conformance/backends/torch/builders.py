@@ -22,7 +22,7 @@ from conformance.backends.torch import functions as fn
 from conformance.backends.torch import unpool
 from conformance.backends.torch.functions import Plan
 from conformance.backends.torch.geometry import TorchPool, Window, map_window, resolve_auto_pad, spec_outputs
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 Builder = Callable[[CaseInstance, list[np.ndarray]], Plan]
 
