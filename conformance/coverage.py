@@ -117,24 +117,10 @@ def compute(instances: Iterable[CaseInstance],
 
 def load_corpus(dirs: Sequence[Path], imports: bool = True) -> tuple[list[CaseInstance], list[str]]:
     """Every case instance under `dirs` (files that fail to load are reported, not fatal)."""
-    from conformance.suite.expand import expand
-    from conformance.suite.loader import CaseFileError, load_file
-    from conformance.suite.sources import imported_cases
+    from conformance.suite import corpus
 
-    instances: list[CaseInstance] = []
     errors: list[str] = []
-    for folder in dirs:
-        files = [folder] if folder.is_file() else sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")])
-        for path in files:
-            try:
-                loaded = load_file(path)
-                cases = loaded.cases + (imported_cases(loaded) if imports else [])
-            except CaseFileError as exc:
-                errors.append(str(exc))
-                continue
-            errors += [str(e) for e in loaded.errors]
-            for case in cases:
-                instances += expand(case)
+    instances = [instance for _, instance in corpus.instances(dirs, on_error=errors.append, imports=imports)]
     return instances, errors
 
 
