@@ -1,10 +1,10 @@
 """NumPy reference kernels for the pooling specs (our oracle). No dependency on ``conformance``.
 
 Pure functions: arrays and attributes in, arrays out.  One module per op (found by its ``SCHEMA``: no list to
-keep); each exposes ``SCHEMA`` (reference/schema.py), ``VERSIONS`` (since-versions), ``supported_dtypes``,
-``output_shapes`` and ``evaluate`` taking the since-version first, ``window_elements`` where an output sums terms
-(the error bound's K) and, for index outputs, ``window_indices``/``window_taps``.  See
-docs/spec-notes.md for every semantic choice.
+keep); each exposes ``SCHEMA`` (reference/schema.py: versions, attributes, ports, type constraints),
+``VERSIONS`` (since-versions), ``output_shapes`` and ``evaluate`` taking the since-version first,
+``window_elements`` where an output sums terms (the error bound's K) and, for index outputs,
+``window_indices``/``window_taps``.  See docs/spec-notes.md for every semantic choice.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def resolve(domain: str, op: str, version: int) -> int:
 
 def supported_dtypes(domain: str, op: str, version: int) -> tuple[str, ...]:
     """The spec's type constraint for this version, as dtype names."""
-    return _family(domain, op).supported_dtypes(resolve(domain, op, version))
+    return _family(domain, op).SCHEMA.supported_dtypes(resolve(domain, op, version))
 
 
 def output_shapes(
