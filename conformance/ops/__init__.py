@@ -72,8 +72,3 @@ def by_ir_layer(layer_type: str) -> OpEntry | None:
 def names(domain: str) -> list[str]:
     """The op names registered in ``domain`` (for capabilities)."""
     return [e.op for e in entries() if e.domain == domain]
-
-
-def lowered_into(target: str) -> list[OpEntry]:
-    """The entries that lower exactly to ``target`` ("domain/op") where their geometry allows."""
-    return [e for e in entries() if target in e.lowers_to]

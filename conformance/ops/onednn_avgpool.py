@@ -56,6 +56,6 @@ def neutral(since: int) -> NeutralSpec:
 
 ENTRY = OpEntry(
     schema=onednn_avgpool.SCHEMA, error_models={"dst": "average"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, lowers_to=("ai.onnx/AveragePool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral,
     summary="average pooling; NXC or NCX layout",
 )

@@ -63,6 +63,6 @@ def neutral(since: int) -> NeutralSpec:
 
 ENTRY = OpEntry(
     schema=onednn_maxpool.SCHEMA, error_models={"dst": "exact"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral,
     summary="maximum of each (dilated) window; NXC or NCX layout",
 )

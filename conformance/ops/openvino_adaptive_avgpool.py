@@ -40,6 +40,6 @@ def neutral(since: int) -> NeutralSpec:
 
 ENTRY = OpEntry(
     schema=openvino_adaptive_avgpool.SCHEMA, error_models={"output": "average"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveAvgPool", lowers_to=("ai.onnx/AveragePool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveAvgPool",
     summary="average over adaptive windows [floor(i*in/out), ceil((i+1)*in/out))",
 )

@@ -56,6 +56,6 @@ def neutral(since: int) -> NeutralSpec:
 
 ENTRY = OpEntry(
     schema=openvino_adaptive_maxpool.SCHEMA, error_models={"output": "exact", "indices": "index"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveMaxPool", lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveMaxPool",
     summary="maximum over adaptive windows [floor(i*in/out), ceil((i+1)*in/out)) and its spatial index",
 )

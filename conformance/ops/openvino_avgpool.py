@@ -64,6 +64,6 @@ def neutral(since: int) -> NeutralSpec:
 ENTRY = OpEntry(
     # integer outputs (14, 16): the text leaves the rounding open, any of them is accepted (V7)
     schema=openvino_avgpool.SCHEMA, error_models={"output": OpenRounding()},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AvgPool", lowers_to=("ai.onnx/AveragePool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AvgPool",
     summary="average pooling; ceil_torch rounding from 14, dilations from 16",
 )

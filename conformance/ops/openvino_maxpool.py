@@ -102,6 +102,6 @@ def fuzz(since: int) -> FuzzSpec:
 
 ENTRY = OpEntry(
     schema=openvino_maxpool.SCHEMA, error_models={"output": "exact", "indices": "index"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="MaxPool", lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="MaxPool",
     summary="maximum of each window; from 8 dilations and its index (axis, index_element_type), ceil_torch from 14",
 )

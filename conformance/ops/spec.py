@@ -1,7 +1,8 @@
 """What the harness knows about one operator: the shape of a registry entry.
 
 An entry is data: names, versions, attributes, inputs and outputs with their error models, the coverage
-dimensions, the fuzz profile, where its onnx node tests come from, its OpenVINO IR layer and what it lowers to.
+dimensions, the fuzz profile, where its onnx node tests come from, and its OpenVINO IR layer
+(what it lowers to is the lowering table's: conformance/backends/lowering/).
 The harness core reads entries and names no operator itself; the semantics (shapes, values, what the spec
 forbids) stay in ``reference/``.
 """
@@ -96,7 +97,6 @@ class OpEntry:
     fuzz: Callable[[int], FuzzSpec] | None = None
     node_tests: bool = False  # import the installed onnx's node tests of this op_type
     ir_layer: str | None = None  # the OpenVINO IR <layer type=...> this op is written as
-    lowers_to: tuple[str, ...] = ()  # "domain/op" specs this op lowers to exactly, where its geometry allows
     neutral: Callable[[int], NeutralSpec] | None = None  # how each version spells a spec-neutral configuration
     summary: str = ""
 
