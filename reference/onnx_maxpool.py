@@ -183,7 +183,7 @@ def output_shapes(
         raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(input_shapes)}")
     axes, _ = _geometry(since, input_shapes[0], attributes)
     y = (*input_shapes[0][:2], *(a.out for a in axes))
-    return [y] if since < 8 else [y, y]
+    return [y] if since < SCHEMA.since("Indices") else [y, y]
 
 
 def window_elements(
@@ -223,6 +223,6 @@ def evaluate(
     _check_input(since, x)
     axes, storage_order = _geometry(since, x.shape, attributes)
     y, indices, mask = pool_max(x, axes, storage_order)
-    if since < 8:
+    if since < SCHEMA.since("Indices"):
         return [y], [mask]
     return [y, indices], [mask, None if mask is None else mask.copy()]
