@@ -27,10 +27,10 @@ class CaseFile(pytest.File):
             return list(self._children())
 
     def _children(self) -> Iterator[pytest.Collector]:
+        from conformance.oracle import check_reference_accepts
         from conformance.suite.corpus import CaseFileError as LoaderError
         from conformance.suite.corpus import file_cases
         from conformance.suite.expand import expand
-        from conformance.suite.guards import check_reference_accepts
 
         display = _display_path(self)
         try:
