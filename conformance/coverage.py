@@ -4,7 +4,7 @@
 
 Every registered spec version (the op registry, conformance/ops/) declares its dimensions: every enum value,
 every boolean, every spatial rank the op's text defines (1-D, 2-D, 3-D for the pools; ``Schema.spatial_ranks``),
-every dtype the spec allows (``reference.supported_dtypes``), every auto_pad x rounding combination, for oneDNN
+every dtype the spec allows (the type constraint of the op's schema), every auto_pad x rounding combination, for oneDNN
 every layout. Only valid cases count (a negative case exercises nothing); an attribute left out counts as its
 default value. Exit status 1 when a registered spec version has a gap (or no case at all).
 """
@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import conformance_reference as reference
 from conformance import ops
+from conformance.model import CaseInstance
 from conformance.ops import dims
 from conformance.ops.dims import Dimension
-from conformance.suite.model import CaseInstance
 
 RANKS = dims.RANKS
 
@@ -78,7 +77,7 @@ def dimensions(domain: str, op: str, version: int) -> list[Dimension]:
     # the ranks the op's text defines (every pool: 1-D to 3-D; MaxRoiPool: 2-D only), not a fixed list
     ranks = tuple(f"{r}-D" for r in entry.schema.spatial_ranks)
     found = [Dimension("rank", ranks, dims.rank),
-             Dimension("dtype", tuple(reference.supported_dtypes(domain, op, version)), lambda i: i.dtype)]
+             Dimension("dtype", tuple(entry.schema.supported_dtypes(version)), lambda i: i.dtype)]
     return found + (entry.coverage(version) if entry.coverage else [])
 
 
@@ -99,9 +98,12 @@ def compute(instances: Iterable[CaseInstance],
     for instance in instances:
         if instance.expect_error:
             continue
+        entry = ops.find(instance.domain, instance.op)
         try:
-            since = reference.resolve(instance.domain, instance.op, instance.version)
+            since = entry.resolve(instance.version) if entry is not None else None
         except LookupError:
+            continue
+        if since is None:
             continue
         key = (instance.domain, instance.op, since)
         if key not in table:
@@ -117,24 +119,10 @@ def compute(instances: Iterable[CaseInstance],
 
 def load_corpus(dirs: Sequence[Path], imports: bool = True) -> tuple[list[CaseInstance], list[str]]:
     """Every case instance under `dirs` (files that fail to load are reported, not fatal)."""
-    from conformance.suite.expand import expand
-    from conformance.suite.loader import CaseFileError, load_file
-    from conformance.suite.sources import imported_cases
+    from conformance.suite import corpus
 
-    instances: list[CaseInstance] = []
     errors: list[str] = []
-    for folder in dirs:
-        files = [folder] if folder.is_file() else sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")])
-        for path in files:
-            try:
-                loaded = load_file(path)
-                cases = loaded.cases + (imported_cases(loaded) if imports else [])
-            except CaseFileError as exc:
-                errors.append(str(exc))
-                continue
-            errors += [str(e) for e in loaded.errors]
-            for case in cases:
-                instances += expand(case)
+    instances = [instance for _, instance in corpus.instances(dirs, on_error=errors.append, imports=imports)]
     return instances, errors
 
 

@@ -16,8 +16,10 @@ import numpy as np
 import conformance_reference as reference
 from conformance import ops
 from conformance.compare.evidence import Evidence, OutputRule
+from conformance.dtypes import np_dtype
+from conformance.model import CaseInstance
 from conformance.suite.expand import expected_of, inputs_of
-from conformance.suite.model import CaseInstance
+from conformance.suite.tensors import materialize
 
 _CACHE: OrderedDict[str, Oracle] = OrderedDict()
 # a batch (plugin/batching.py) computes the oracles of up to 32 items of one backend before they run, and the
@@ -192,3 +194,27 @@ def output_shapes(instance: CaseInstance, shapes: list[tuple[int, ...]],
     ``UnknownOp``, a ``SpecViolation``)."""
     return reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes,
                                    values)
+
+
+def check_reference_accepts(instance: CaseInstance) -> None:
+    """A positive case instance whose attributes or shapes the reference rejects (shape inference alone, about
+    20 µs) is a wrong case, not a backend failure: without this check every backend's record said "error" for it.
+    A case that means the rejection says ``expect: error``. Ops the reference does not know are left to run time.
+    Collection asks it of every instance (plugin/items.py); it is here, with the oracle, so that the harness asks
+    the reference in one place."""
+    if instance.expect_error:
+        return
+    # integer inputs are parameters of the geometry (AdaptiveAvgPool's output size): their values are needed
+    values = {i: materialize(spec, instance.dtype) for i, spec in enumerate(instance.inputs)
+              if np_dtype(spec.dtype or instance.dtype).kind in "iu"}
+    shapes = [values[i].shape if spec.shape is None and i in values else spec.shape
+              for i, spec in enumerate(instance.inputs)]
+    if any(shape is None for shape in shapes):
+        return  # a float input given by data alone: its shape is known once materialized, at run time
+    try:
+        reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes, values)
+    except reference.SpecViolation as exc:
+        raise ValueError(f"the reference rejects this positive case ({instance.id}): {exc} — a case that tests the "
+                         "rejection says expect: error") from None
+    except (reference.UnknownOp, LookupError, TypeError, ValueError):
+        return  # not the reference's rejection: run time reports whatever it is

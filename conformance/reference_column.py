@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.model import CaseInstance
 from conformance.oracle import Oracle, oracle_for, output_shapes
-from conformance.suite.model import CaseInstance
 from conformance.verdict import Judgement, judge_outputs, output_values
 
 REFERENCE = "reference"

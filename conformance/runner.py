@@ -16,10 +16,10 @@ import numpy as np
 from conformance import reference_column
 from conformance.backends import answers, batch_answer
 from conformance.backends.base import Backend, Crashed, TimedOut, Unavailable, Unsupported, is_rejection
+from conformance.model import CaseInstance
 from conformance.oracle import oracle_for
 from conformance.records import ResultRecord
 from conformance.reference_column import REFERENCE
-from conformance.suite.model import CaseInstance
 from conformance.verdict import Judgement, finish, judge_outputs, output_values, record
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -13,9 +13,9 @@ import numpy as np
 
 from conformance.compare import outputs
 from conformance.compare.evidence import Evidence
+from conformance.dtypes import dtype_name
+from conformance.model import CaseInstance
 from conformance.records import ResultRecord
-from conformance.suite.dtypes import dtype_name
-from conformance.suite.model import CaseInstance
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.expectations import Expectations

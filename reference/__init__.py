@@ -1,10 +1,10 @@
 """NumPy reference kernels for the pooling specs (our oracle). No dependency on ``conformance``.
 
 Pure functions: arrays and attributes in, arrays out.  One module per op (found by its ``SCHEMA``: no list to
-keep); each exposes ``SCHEMA`` (reference/schema.py), ``VERSIONS`` (since-versions), ``supported_dtypes``,
-``output_shapes`` and ``evaluate`` taking the since-version first, ``window_elements`` where an output sums terms
-(the error bound's K) and, for index outputs, ``window_indices``/``window_taps``.  See
-docs/spec-notes.md for every semantic choice.
+keep); each exposes ``SCHEMA`` (reference/schema.py: versions, attributes, ports, type constraints),
+``VERSIONS`` (since-versions), ``output_shapes`` and ``evaluate`` taking the since-version first,
+``window_elements`` where an output sums terms (the error bound's K) and, for index outputs,
+``window_indices``/``window_taps``.  See docs/spec-notes.md for every semantic choice.
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ __all__ = [
     "Result",
     "SpecViolation",
     "UnknownOp",
+    "canonical_domain",
     "evaluate",
     "known_ops",
     "magnitude",
+    "op_modules",
     "output_shapes",
     "readings",
     "resolve",
@@ -58,6 +60,17 @@ _FAMILIES: dict[tuple[str, str], ModuleType] = _discover()
 _DOMAIN_ALIASES = {"": "ai.onnx"}
 
 
+def canonical_domain(domain: str) -> str:
+    """The domain's own name for a spelling of it ("" is the ONNX default domain as models write it)."""
+    return _DOMAIN_ALIASES.get(domain, domain)
+
+
+def op_modules() -> dict[tuple[str, str], str]:
+    """(domain, op) -> the name of its module in this package (``onnx_maxpool``), in module-name order: the one
+    op discovery (the harness's op registry finds its entry modules by these names)."""
+    return {key: module.__name__.rpartition(".")[2] for key, module in _FAMILIES.items()}
+
+
 @dataclass(frozen=True)
 class Result:
     """outputs: one array per op output, dtype of inputs[0].
@@ -69,7 +82,7 @@ class Result:
 
 
 def _family(domain: str, op: str) -> ModuleType:
-    key = (_DOMAIN_ALIASES.get(domain, domain), op)
+    key = (canonical_domain(domain), op)
     if key not in _FAMILIES:
         raise UnknownOp(f"no reference for {domain}::{op}")
     return _FAMILIES[key]
@@ -93,7 +106,7 @@ def resolve(domain: str, op: str, version: int) -> int:
 
 def supported_dtypes(domain: str, op: str, version: int) -> tuple[str, ...]:
     """The spec's type constraint for this version, as dtype names."""
-    return _family(domain, op).supported_dtypes(resolve(domain, op, version))
+    return _family(domain, op).SCHEMA.supported_dtypes(resolve(domain, op, version))
 
 
 def output_shapes(

@@ -28,10 +28,6 @@ def require_output(op: str, axes: Sequence[Axis]) -> None:
             )
 
 
-#: Every integer dtype a version whose text allows "integer type" accepts.
-INTEGER_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-
-
 def windowed_op(op: str, geometry: Geometry, integer_since: int | None = None):
     """(output_shapes, window_elements, evaluate) for an op laid out [N, C, spatial...].
 

@@ -27,21 +27,18 @@ from ._onednn_windows import (
     to_ncx,
 )
 from ._windows import Axis, Divisor, max_window_elements, pool_average
-from .schema import Attribute, Port, Schema
+from .schema import ONEDNN_TYPES, Attribute, Port, Schema
 
-__all__ = ["AUTO_PAD", "OP", "VERSIONS", "evaluate", "output_shapes", "supported_dtypes", "window_elements"]
+__all__ = ["AUTO_PAD", "OP", "VERSIONS", "evaluate", "output_shapes", "window_elements"]
 
 OP = "AvgPool"
 SCHEMA = Schema("onednn", OP, (1,),
                 attributes=common_attributes(Attribute("exclude_pad", "bool", required=True), dilations=False),
-                inputs=(Port("src"),), outputs=(Port("dst"),))
+                inputs=(Port("src"),), outputs=(Port("dst"),),
+                types=((0, ONEDNN_TYPES),))
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)
 OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    return ("float32", "bfloat16", "float16")  # "Supported data types": f32, bf16, f16
 
 
 def _geometry(shape_ncx: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:

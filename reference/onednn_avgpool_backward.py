@@ -33,9 +33,9 @@ from ._onednn_windows import (
     window_coverage,
 )
 from ._windows import Axis, Divisor, axis_counts, to_dtype
-from .schema import Attribute, Port, Schema
+from .schema import ONEDNN_TYPES, Attribute, Port, Schema
 
-__all__ = ["OP", "SCHEMA", "VERSIONS", "evaluate", "output_shapes", "scatter_windows", "supported_dtypes",
+__all__ = ["OP", "SCHEMA", "VERSIONS", "evaluate", "output_shapes", "scatter_windows",
            "window_elements"]
 
 OP = "AvgPoolBackward"
@@ -50,14 +50,11 @@ SCHEMA = Schema(
     ),
     inputs=(Port("diff_dst"), Port("src_shape", dtypes=("int32",))),
     outputs=(Port("diff_src"),),
+    types=((0, ONEDNN_TYPES),),
 )
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)
 OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    return ("float32", "bfloat16", "float16")  # diff_dst/diff_src f32, bf16, f16 (src_shape s32)
 
 
 def _src_shape(rank: int, attributes: dict[str, Any], given: np.ndarray | None) -> tuple[int, ...]:

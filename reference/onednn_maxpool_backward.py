@@ -30,23 +30,20 @@ from ._errors import SpecViolation, check_float_input
 from ._maxwindows import max_windows, tap_positions
 from ._onednn_windows import backward_axes, common_attributes, from_ncx, ncx_shape, to_ncx, window_coverage
 from ._windows import Axis, to_dtype
-from .schema import Port, Schema
+from .schema import ONEDNN_TYPES, Port, Schema
 
-__all__ = ["OP", "SCHEMA", "VERSIONS", "TieGroups", "evaluate", "magnitude", "output_shapes", "supported_dtypes",
+__all__ = ["OP", "SCHEMA", "VERSIONS", "TieGroups", "evaluate", "magnitude", "output_shapes",
            "tie_groups", "window_elements"]
 
 OP = "MaxPoolBackward"
 # MaxPool's attributes less rounding_type, which this page does not define
 SCHEMA = Schema("onednn", OP, (1,),
                 attributes=tuple(a for a in common_attributes(dilations=True) if a.name != "rounding_type"),
-                inputs=(Port("src"), Port("diff_dst")), outputs=(Port("diff_src"),))
+                inputs=(Port("src"), Port("diff_dst")), outputs=(Port("diff_src"),),
+                types=((0, ONEDNN_TYPES),))
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)
 OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    return ("float32", "bfloat16", "float16")  # src, diff_dst, diff_src all f32, bf16 or f16
 
 
 @dataclass(frozen=True)

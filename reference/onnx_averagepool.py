@@ -21,7 +21,7 @@ from ._entry import windowed_op
 from ._errors import flag_attr
 from ._onnx_windows import onnx_axes
 from ._windows import Axis, Divisor
-from .schema import Attribute, Port, Schema, onnx_window_attributes
+from .schema import Attribute, Port, Schema, onnx_float_types, onnx_window_attributes
 
 OP = "AveragePool"
 SCHEMA = Schema(
@@ -32,13 +32,9 @@ SCHEMA = Schema(
         Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=10),
     ),
     inputs=(Port("X"),), outputs=(Port("Y"),),
+    types=onnx_float_types(),
 )
 VERSIONS = SCHEMA.versions
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    base = ("float16", "float32", "float64")
-    return ("bfloat16", *base) if since >= 22 else base
 
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:

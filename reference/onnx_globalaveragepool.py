@@ -14,16 +14,12 @@ import numpy as np
 from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._windows import to_dtype
-from .schema import Port, Schema
+from .schema import Port, Schema, onnx_float_types
 
 OP = "GlobalAveragePool"
-SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),))
+SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),),
+                types=onnx_float_types())
 VERSIONS = SCHEMA.versions
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    base = ("float16", "float32", "float64")
-    return ("bfloat16", *base) if since >= 22 else base
 
 
 def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> None:

@@ -18,16 +18,12 @@ from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 from .onnx_lppool import P_ATTRIBUTE
-from .schema import Port, Schema
+from .schema import Port, Schema, onnx_float_types
 
 OP = "GlobalLpPool"
-SCHEMA = Schema("ai.onnx", OP, (1, 2, 22), attributes=P_ATTRIBUTE, inputs=(Port("X"),), outputs=(Port("Y"),))
+SCHEMA = Schema("ai.onnx", OP, (1, 2, 22), attributes=P_ATTRIBUTE, inputs=(Port("X"),), outputs=(Port("Y"),),
+                types=onnx_float_types())
 VERSIONS = SCHEMA.versions
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    base = ("float16", "float32", "float64")
-    return ("bfloat16", *base) if since >= 22 else base
 
 
 def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> float:
@@ -43,7 +39,7 @@ output_shapes, window_elements = shape_functions(_check)
 def evaluate(
     since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
 ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    x = one_float_input(OP, since, inputs, supported_dtypes(since))
+    x = one_float_input(OP, since, inputs, SCHEMA.supported_dtypes(since))
     p = _check(since, x.shape, attributes)
     work = work_dtype(x.dtype)
     flat = np.abs(x.astype(work)).reshape(*x.shape[:2], -1)

@@ -15,16 +15,12 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
 from ._global_windows import shape_functions
-from .schema import Port, Schema
+from .schema import Port, Schema, onnx_float_types
 
 OP = "GlobalMaxPool"
-SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),))
+SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),),
+                types=onnx_float_types())
 VERSIONS = SCHEMA.versions
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    base = ("float16", "float32", "float64")
-    return ("bfloat16", *base) if since >= 22 else base
 
 
 def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> None:
@@ -35,9 +31,9 @@ def _check(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> No
 def _check_dtype(since: int, x: np.ndarray) -> None:
     check_float_input(x)
     name = "bfloat16" if x.dtype.name == "bfloat16" else str(x.dtype)
-    if name not in supported_dtypes(since):
+    if name not in SCHEMA.supported_dtypes(since):
         raise SpecViolation(f"{OP}-{since}: input dtype {name} is not in the type constraint "
-                            f"{list(supported_dtypes(since))}")
+                            f"{list(SCHEMA.supported_dtypes(since))}")
 
 
 output_shapes, window_elements = shape_functions(_check)

@@ -26,7 +26,7 @@ from ._errors import SpecViolation, one_float_input
 from ._onnx_windows import onnx_axes
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 from ._windows import Axis, max_window_elements
-from .schema import Attribute, Port, Schema, onnx_window_attributes
+from .schema import Attribute, Port, Schema, onnx_float_types, onnx_window_attributes
 
 OP = "LpPool"
 CEIL_AND_DILATIONS, INT_P = 18, 2
@@ -40,13 +40,9 @@ SCHEMA = Schema(
         Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=CEIL_AND_DILATIONS),
     ),
     inputs=(Port("X"),), outputs=(Port("Y"),),
+    types=onnx_float_types(),
 )
 VERSIONS = SCHEMA.versions
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    base = ("float16", "float32", "float64")
-    return ("bfloat16", *base) if since >= 22 else base
 
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], float]:
@@ -94,7 +90,7 @@ def window_elements(
 def evaluate(
     since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
 ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    x = one_float_input(OP, since, inputs, supported_dtypes(since))
+    x = one_float_input(OP, since, inputs, SCHEMA.supported_dtypes(since))
     axes, p = _geometry(since, x.shape, attributes)
     y = pnorm(window_terms(x.astype(work_dtype(x.dtype)), axes), p)
     return [round_to(y, x.dtype)], [None]

@@ -35,7 +35,7 @@ import numpy as np
 from ._errors import SpecViolation, flag_attr
 from ._onnx_windows import onnx_axes
 from ._windows import Axis, max_window_elements
-from .schema import Attribute, Port, Schema, onnx_window_attributes
+from .schema import ONNX_FLOATS, Attribute, Port, Schema, onnx_window_attributes
 
 OP = "MaxPool"
 SCHEMA = Schema(
@@ -46,6 +46,8 @@ SCHEMA = Schema(
         Attribute("ceil_mode", "flag", default=0, values=(0, 1), since=10),
     ),
     inputs=(Port("X"),), outputs=(Port("Y"), Port("Indices", dtype="int64", since=8, of_values=0)),
+    types=((0, ONNX_FLOATS), (12, (*ONNX_FLOATS, "int8", "uint8")),
+           (22, ("bfloat16", *ONNX_FLOATS, "int8", "uint8"))),
 )
 VERSIONS = SCHEMA.versions
 _DTYPES = {
@@ -56,15 +58,6 @@ _DTYPES = {
     "uint8": np.dtype(np.uint8),
     "bfloat16": np.dtype(ml_dtypes.bfloat16),
 }
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    names = ("float16", "float32", "float64")
-    if since >= 12:
-        names += ("int8", "uint8")
-    if since >= 22:
-        names = ("bfloat16", *names)
-    return names
 
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], int]:
@@ -177,7 +170,7 @@ def _window_indices(axes: Sequence[Axis], shape: Sequence[int], storage_order: i
 def _check_input(since: int, x: Any) -> None:
     if not isinstance(x, np.ndarray):
         raise SpecViolation(f"input 0 must be a numpy array, got {type(x).__name__}")
-    allowed = supported_dtypes(since)
+    allowed = SCHEMA.supported_dtypes(since)
     if x.dtype not in [_DTYPES[name] for name in allowed]:
         raise SpecViolation(f"{OP}-{since}: input dtype {x.dtype} is not in the type constraint {list(allowed)}")
 
@@ -190,7 +183,7 @@ def output_shapes(
         raise SpecViolation(f"{OP}-{since} takes exactly one input, got {len(input_shapes)}")
     axes, _ = _geometry(since, input_shapes[0], attributes)
     y = (*input_shapes[0][:2], *(a.out for a in axes))
-    return [y] if since < 8 else [y, y]
+    return [y] if since < SCHEMA.since("Indices") else [y, y]
 
 
 def window_elements(
@@ -230,6 +223,6 @@ def evaluate(
     _check_input(since, x)
     axes, storage_order = _geometry(since, x.shape, attributes)
     y, indices, mask = pool_max(x, axes, storage_order)
-    if since < 8:
+    if since < SCHEMA.since("Indices"):
         return [y], [mask]
     return [y, indices], [mask, None if mask is None else mask.copy()]

@@ -33,7 +33,7 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_unknown_attributes, int_list
 from ._readings import Outputs, merge
-from .schema import Attribute, Port, Schema
+from .schema import Attribute, Port, Schema, onnx_float_types
 
 OP = "MaxRoiPool"
 SCHEMA = Schema(
@@ -45,6 +45,7 @@ SCHEMA = Schema(
     inputs=(Port("X"), Port("rois")),
     outputs=(Port("Y"),),
     spatial_ranks=(2,),  # X is N x C x H x W
+    types=onnx_float_types(),
 )
 VERSIONS = SCHEMA.versions
 #: reading -> (arithmetic of coordinate * spatial_scale, arithmetic of the bin bounds). "exact" is rational
@@ -56,11 +57,6 @@ READINGS: dict[str, tuple[str, str]] = {
     "float32_corners": ("float32", "exact"),
     "float64_bins": ("exact", "float64"),
 }
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    names = ("float16", "float32", "float64")
-    return ("bfloat16", *names) if since >= 22 else names
 
 
 def _attributes(since: int, attributes: dict[str, Any]) -> tuple[int, int, np.float32]:
@@ -95,7 +91,7 @@ def _check_inputs(since: int, inputs: list[np.ndarray]) -> tuple[np.ndarray, np.
     x, rois = inputs
     check_float_input(x)
     check_float_input(rois, "input 1 (rois)")
-    if _dtype_name(x) not in supported_dtypes(since):
+    if _dtype_name(x) not in SCHEMA.supported_dtypes(since):
         raise SpecViolation(f"{OP}-{since}: dtype {_dtype_name(x)} is not in the type constraint")
     if rois.dtype != x.dtype:
         raise SpecViolation(f"{OP}-{since}: rois has dtype {_dtype_name(rois)}, X {_dtype_name(x)}: both are T")

@@ -37,7 +37,7 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes, int_list
 from ._readings import Outputs, merge
-from .schema import Attribute, Port, Schema
+from .schema import Attribute, Port, Schema, onnx_float_types
 
 OP = "MaxUnpool"
 SCHEMA = Schema(
@@ -49,15 +49,11 @@ SCHEMA = Schema(
     ),
     inputs=(Port("X"), Port("I", dtype="int64"), Port("output_shape", dtype="int64", optional=True)),
     outputs=(Port("output"),),
+    types=onnx_float_types(),
 )
 VERSIONS = SCHEMA.versions
 #: the readings ``readings`` returns, in order (the first gives ``evaluate``'s values)
 READINGS = ("default_layout", "output_layout")
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    names = ("float16", "float32", "float64")
-    return ("bfloat16", *names) if since >= 22 else names
 
 
 def _default_shape(since: int, shape: tuple[int, ...], attributes: dict[str, Any]) -> tuple[int, ...]:
@@ -100,8 +96,9 @@ def _check_inputs(since: int, inputs: list[np.ndarray]) -> None:
     x, indices = inputs[0], inputs[1]
     check_float_input(x)
     name = "bfloat16" if x.dtype == np.dtype(ml_dtypes.bfloat16) else str(x.dtype)
-    if name not in supported_dtypes(since):
-        raise SpecViolation(f"{OP}-{since}: X dtype {name} is not in the type constraint {supported_dtypes(since)}")
+    allowed = SCHEMA.supported_dtypes(since)
+    if name not in allowed:
+        raise SpecViolation(f"{OP}-{since}: X dtype {name} is not in the type constraint {allowed}")
     if not isinstance(indices, np.ndarray) or indices.dtype != np.int64:
         raise SpecViolation(f"{OP}-{since}: I must be an int64 tensor")
     if indices.shape != x.shape:

@@ -15,16 +15,13 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
 from ._windows import to_dtype
-from .schema import Port, Schema
+from .schema import OV_FLOATS, Port, Schema
 
 OP = "AdaptiveAvgPool"
 SCHEMA = Schema("openvino", OP, (8,), inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
-                outputs=(Port("output"),))
+                outputs=(Port("output"),),
+                types=((0, OV_FLOATS),))
 VERSIONS = SCHEMA.versions
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    return ("float16", "float32", "float64", "bfloat16")  # "T: floating-point type"
 
 
 def _output_size(since: int, shape: tuple[int, ...], attributes: dict[str, Any], value: Any) -> list[int]:

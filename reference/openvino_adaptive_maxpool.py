@@ -22,7 +22,7 @@ from ._maxwindows import tap_positions
 from .openvino_adaptive_avgpool import _bounds
 from .openvino_adaptive_avgpool import _output_size as _avg_output_size
 from .openvino_maxpool import INDEX_TYPES, select
-from .schema import Attribute, Port, Schema
+from .schema import OV_FLOATS, Attribute, Port, Schema
 
 OP = "AdaptiveMaxPool"
 SCHEMA = Schema(
@@ -30,12 +30,9 @@ SCHEMA = Schema(
     attributes=(Attribute("index_element_type", "enum", default="i64", values=tuple(INDEX_TYPES)),),
     inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
     outputs=(Port("output"), Port("indices", dtype="int64", of_values=0, dtype_attribute="index_element_type")),
+    types=((0, OV_FLOATS),),
 )
 VERSIONS = SCHEMA.versions
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    return ("float16", "float32", "float64", "bfloat16")  # "T: floating-point type"
 
 
 def _output_size(since: int, shape: tuple[int, ...], attributes: dict[str, Any], value: Any) -> list[int]:

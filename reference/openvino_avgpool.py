@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._entry import INTEGER_DTYPES, require_output, windowed_op
+from ._entry import require_output, windowed_op
 from ._errors import (
     SpecViolation,
     bool_attr,
@@ -27,7 +27,7 @@ from ._errors import (
     int_list,
 )
 from ._windows import Axis, Divisor, make_axes
-from .schema import OV_AUTO_PAD, Attribute, Port, Schema, openvino_rounding_attributes
+from .schema import OV_AUTO_PAD, OV_FLOATS, OV_INTEGERS, Attribute, Port, Schema, openvino_rounding_attributes
 
 OP = "AvgPool"
 CEIL_TORCH, DILATIONS = 14, 16
@@ -43,20 +43,17 @@ SCHEMA = Schema(
         Attribute("dilations", "ints", default="1 per axis", since=DILATIONS),
     ),
     inputs=(Port("data"),), outputs=(Port("output"),),
+    # AvgPool-1 has no type section ("T: floating-point" by convention); OpenVINO's CPU plugin runs these.
+    # 14 and 16 also allow integer types, judged by floor or ceil of the exact mean (V7).
+    types=((0, OV_FLOATS), (CEIL_TORCH, (*OV_FLOATS, *OV_INTEGERS))),
 )
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them
 
 
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    # AvgPool-1 has no type section ("T: floating-point" by convention); OpenVINO's CPU plugin runs these.
-    # 14 and 16 also allow integer types, judged by floor or ceil of the exact mean (V7).
-    return ("float16", "float32", "float64", "bfloat16") + integer_dtypes(since)
-
-
 def integer_dtypes(since: int) -> tuple[str, ...]:
     """14 and 16: "T: floating point or integer type" (no rounding stated: docs/spec-notes.md V7)."""
-    return INTEGER_DTYPES if since >= CEIL_TORCH else ()
+    return tuple(name for name in SCHEMA.supported_dtypes(since) if name in OV_INTEGERS)
 
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> tuple[list[Axis], Divisor]:

@@ -24,7 +24,7 @@ from ._entry import require_output
 from ._errors import SpecViolation, check_rank, check_unknown_attributes, enum_attr, int_list
 from ._maxwindows import BF16, is_floating, max_windows, plane_base, tap_positions
 from ._windows import Axis, make_axes, max_window_elements
-from .schema import OV_AUTO_PAD, Attribute, Port, Schema, openvino_rounding_attributes
+from .schema import OV_AUTO_PAD, OV_FLOATS, Attribute, Port, Schema, openvino_rounding_attributes
 
 OP = "MaxPool"
 INDICES, CEIL_TORCH = 8, 14
@@ -44,19 +44,13 @@ SCHEMA = Schema(
     inputs=(Port("data"),),
     outputs=(Port("output"), Port("indices", dtype="int64", since=INDICES, of_values=0,
                                   dtype_attribute="index_element_type")),
+    # "T: floating point or integer type" (every version): the harness's floating and integer types.
+    types=((0, (*OV_FLOATS, "int8", "uint8", "int32", "int64")),),
 )
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them
-_DTYPES = {
-    "float16": np.dtype(np.float16), "float32": np.dtype(np.float32), "float64": np.dtype(np.float64),
-    "bfloat16": BF16, "int8": np.dtype(np.int8), "uint8": np.dtype(np.uint8), "int32": np.dtype(np.int32),
-    "int64": np.dtype(np.int64),
-}
-
-
-def supported_dtypes(since: int) -> tuple[str, ...]:
-    # "T: floating point or integer type" (every version): the harness's floating and integer types.
-    return tuple(_DTYPES)
+#: the NumPy dtypes of the type constraint (bfloat16 is ml_dtypes'), to check an input against
+_DTYPES = {name: BF16 if name == "bfloat16" else np.dtype(name) for name in SCHEMA.supported_dtypes(1)}
 
 
 def _geometry(since: int, shape: Sequence[int], attributes: dict[str, Any]) -> list[Axis]:

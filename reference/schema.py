@@ -18,6 +18,22 @@ OV_AUTO_PAD = ("explicit", "same_upper", "same_lower", "valid")
 #: OpenVINO element type names an attribute may give an output (``dtype_attribute``) -> NumPy-style dtype names.
 ELEMENT_TYPE_NAMES = {"i32": "int32", "i64": "int64"}
 
+# Type constraints (the types the data type under test may be), as the specs write them. Each op's ``Schema.types``
+# holds its own, built from these; the order is the spec's and is the order instances expand in.
+#: ONNX pools' "T: tensor(float16), tensor(float), tensor(double)"; opset 22 adds bfloat16 (listed first)
+ONNX_FLOATS = ("float16", "float32", "float64")
+#: OpenVINO's "T: floating-point type"
+OV_FLOATS = ("float16", "float32", "float64", "bfloat16")
+#: the integer types an OpenVINO "floating point or integer type" allows beyond the floats (the harness's set)
+OV_INTEGERS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+#: oneDNN's "Supported data types" of every pooling primitive, forward and backward: f32, bf16, f16
+ONEDNN_TYPES = ("float32", "bfloat16", "float16")
+
+
+def onnx_float_types(bfloat16_since: int = 22) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The float constraint of an ONNX pool: float16/float/double, and bfloat16 first from ``bfloat16_since``."""
+    return ((0, ONNX_FLOATS), (bfloat16_since, ("bfloat16", *ONNX_FLOATS)))
+
 
 @dataclass(frozen=True)
 class Attribute:
@@ -74,6 +90,16 @@ class Schema:
     #: the spatial ranks (input rank - 2) the text defines the op for, which a case corpus must exercise: 1-3 for
     #: the window pools; an op whose text fixes the rank says so (MaxRoiPool: X is N x C x H x W, 2 only)
     spatial_ranks: tuple[int, ...] = (1, 2, 3)
+    #: the type constraint of the data type under test: (since-version, dtype names) pairs, each from its version
+    #: on (until the next); the one place an op's allowed types are written (``supported_dtypes``)
+    types: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+    def supported_dtypes(self, version: int) -> tuple[str, ...]:
+        """The spec's type constraint at ``version``, as dtype names in the spec's order."""
+        found = [dtypes for since, dtypes in self.types if since <= version]
+        if not found:
+            raise LookupError(f"{self.domain}::{self.op} declares no type constraint for version {version}")
+        return found[-1]
 
     def resolve(self, version: int) -> int:
         """The since-version implementing ``version`` (ONNX opset 12 -> 11); LookupError before the first."""

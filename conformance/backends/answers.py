@@ -77,7 +77,7 @@ def outputs(backend: object, answer: object, method: str = "run()") -> list[np.n
 
 def _numeric(dtype: np.dtype) -> bool:
     """bool, integers, real floats, and the case dtypes NumPy lacks (bfloat16, through ml_dtypes)."""
-    from conformance.suite.dtypes import DTYPE_NAMES, np_dtype
+    from conformance.dtypes import DTYPE_NAMES, np_dtype
 
     return dtype.kind in "biuf" or any(dtype == np_dtype(name) for name in DTYPE_NAMES)
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.suite.model import CaseInstance
+    from conformance.model import CaseInstance
 
 
 class Unsupported(Exception):

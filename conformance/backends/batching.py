@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.batch_answer import Batched, checked
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 __all__ = ["STATS", "Batched", "BatchStats", "can_batch", "checked", "run_batch"]
 

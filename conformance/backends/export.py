@@ -18,7 +18,7 @@ import onnx
 
 from conformance.backends.base import Unsupported
 from conformance.backends.lowering import onnx_model_for
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 HARNESS = ("conformance", "reference")
 

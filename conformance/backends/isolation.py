@@ -30,7 +30,7 @@ from conformance.backends.base import Answer, Backend, Crashed, Support, TimedOu
 from conformance.backends.fork_server import ForkServer
 from conformance.backends.spare import Spare
 from conformance.backends.worker_process import Died, Late, WorkerProcess
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 __all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", "rebuild", "shutdown_all",
            "wrap"]

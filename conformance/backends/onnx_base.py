@@ -22,7 +22,7 @@ from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.export import export_onnx
 from conformance.backends.lowering import feed_inputs, onnx_model_for
 from conformance.backends.model_cache import ModelCache, content_hash, model_bytes
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 class OnnxModelBackend(Backend):

@@ -16,7 +16,7 @@ import onnx
 from conformance.backends.batching import Batched
 from conformance.backends.lowering import feed_inputs, onnx_model_for
 from conformance.backends.model_cache import model_bytes
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 class OnnxBatchMixin:

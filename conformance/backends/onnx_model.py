@@ -8,7 +8,7 @@ import onnx
 from onnx import TensorProto, helper
 
 from conformance.backends.shapes import output_dtypes, output_ranks
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 ONNX_TYPES = {
     "float16": TensorProto.FLOAT16,

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from conformance import ops
+from conformance.dtypes import np_dtype
+from conformance.model import CaseInstance
 from conformance.oracle import output_shapes
-from conformance.suite.dtypes import np_dtype
-from conformance.suite.model import CaseInstance
 from conformance.suite.tensors import materialize
 
 

@@ -19,24 +19,9 @@ def case_path_errors(paths: list[Path]) -> list[str]:
 
 def iter_instances(case_dirs: list[Path]):
     """(file, instance) for every case instance under the folders; broken files are reported on stderr."""
-    from conformance.suite.expand import expand
-    from conformance.suite.loader import CaseFileError, load_file
-    from conformance.suite.sources import imported_cases
+    from conformance.suite import corpus
 
-    for folder in case_dirs:
-        files = [folder] if folder.is_file() else sorted(folder.rglob("*.y*ml"))
-        for path in files:
-            try:
-                loaded = load_file(path)
-                cases = loaded.cases + imported_cases(loaded)
-            except (CaseFileError, ValueError) as exc:
-                print(f"error: {exc}", file=sys.stderr)
-                continue
-            for error in loaded.errors:
-                print(f"error: {error}", file=sys.stderr)
-            for case in cases:
-                for instance in expand(case):
-                    yield path, instance
+    yield from corpus.instances(case_dirs, on_error=lambda message: print(f"error: {message}", file=sys.stderr))
 
 
 def list_main(argv: list[str]) -> int:

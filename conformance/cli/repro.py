@@ -13,8 +13,8 @@ import difflib
 import sys
 from pathlib import Path
 
+from conformance.model import CaseInstance
 from conformance.records import ResultRecord, read_records
-from conformance.suite.model import CaseInstance
 
 EXIT_OK, EXIT_USAGE = 0, 2
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from conformance.compare.heatmap import heatmap
 from conformance.compare.values import WORST, Comparison, dtype_mismatch, not_comparable
-from conformance.suite.dtypes import dtype_name
+from conformance.dtypes import dtype_name
 
 #: (tap indices in the op's convention, tap values), both shaped (*output.shape, taps); None when unknown.
 Taps = Callable[[], "tuple[np.ndarray, np.ndarray] | None"]

@@ -13,7 +13,7 @@ import numpy as np
 
 from conformance.compare.heatmap import grid, heatmap
 from conformance.compare.tolerance import Policy, ulp
-from conformance.suite.dtypes import dtype_name
+from conformance.dtypes import dtype_name
 
 __all__ = ["WORST", "Comparison", "compare", "dtype_mismatch", "grid", "not_comparable", "shortest"]
 

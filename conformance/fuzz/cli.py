@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(config)
     try:
         report = fuzz(backend, config, progress)
-    except LookupError as exc:  # reference.UnknownOp: no spec profile for this op/version
+    except LookupError as exc:  # no registry entry, fuzz profile or spec version for this op/version
         print(f"conformance fuzz: {exc}", file=sys.stderr)
         return 2
     finally:

@@ -17,10 +17,10 @@ from functools import partial
 
 from conformance.backends.base import Backend
 from conformance.fuzz import signature as sig
-from conformance.fuzz.draft import Draft
 from conformance.fuzz.parts import to_instance
 from conformance.fuzz.shrink import shrink
 from conformance.fuzz.strategies import Profile, generate, profile
+from conformance.ops.draft import Draft
 from conformance.oracle import oracle_for
 from conformance.records import ResultRecord
 from conformance.runner import result

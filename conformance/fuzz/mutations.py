@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from conformance.fuzz.profiles import spec_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.fuzz.draft import Draft
+    from conformance.ops.draft import Draft
 
 Parts = tuple[dict[str, Any], dict[str, dict[str, Any]], str]
 

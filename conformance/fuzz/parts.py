@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import ops
-from conformance.fuzz.draft import Draft
 from conformance.fuzz.mutations import apply_mutation
 from conformance.fuzz.profiles import spec_of
+from conformance.model import Case, CaseInstance, TensorSpec
+from conformance.ops.draft import Draft
 from conformance.suite.expand import expand
-from conformance.suite.model import Case, CaseInstance, TensorSpec
 
 
 def attributes(draft: Draft) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Fuzz profiles: what the op registry says each spec version allows a draft to use (dtypes from the reference's
+"""Fuzz profiles: what the op registry says each spec version allows a draft to use (dtypes from the op schema's
 type constraints, roundings, layouts, mutations, the op's attribute spelling)."""
 
 from __future__ import annotations
@@ -7,12 +7,11 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import conformance_reference as reference
 from conformance import ops
 from conformance.ops.spec import FuzzSpec
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.fuzz.draft import Draft
+    from conformance.ops.draft import Draft
 
 
 @dataclass(frozen=True)
@@ -40,10 +39,10 @@ class Profile:
 def profile(domain: str, op: str, version: int) -> Profile:
     """The generation profile of one op version, from its registry entry (LookupError without one)."""
     entry = ops.entry(domain, op)
-    since = reference.resolve(domain, op, version)
+    since = entry.resolve(version)
     if entry.fuzz is None:
         raise ops.UnknownOp(f"the op registry gives {domain}::{op} no fuzz profile")
-    dtypes = tuple(reference.supported_dtypes(domain, op, version))
+    dtypes = tuple(entry.schema.supported_dtypes(version))
     return Profile(domain, op, version, dtypes, entry.fuzz(since))
 
 

@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from conformance.fuzz.draft import VALUE_LEVELS, Draft
 from conformance.fuzz.profiles import spec_of
+from conformance.ops.draft import VALUE_LEVELS, Draft
 
 #: check(draft) -> the divergence kind the draft shows (or None when the reference gives the wrong verdict)
 Check = Callable[[Draft], "str | None"]

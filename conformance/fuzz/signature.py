@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from conformance.fuzz.draft import Draft
 from conformance.fuzz.profiles import spec_of
+from conformance.ops.draft import Draft
 from conformance.records import ResultRecord
 
 NO_DIVERGENCE = ""

@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from conformance.fuzz.draft import Draft
-from conformance.fuzz.draws import AUTO_PADS
 from conformance.fuzz.mutations import MUTATIONS, apply_mutation
 from conformance.fuzz.profiles import Profile, profile, spec_of
+from conformance.ops.draft import Draft
+from conformance.ops.draws import AUTO_PADS
 
 __all__ = ["AUTO_PADS", "MUTATIONS", "Profile", "apply_mutation", "generate", "profile", "spec_of"]
 
@@ -27,7 +27,7 @@ def generate(prof: Profile, rng: random.Random, invalid: bool = False) -> Draft:
     """One draft; the caller re-draws when the reference does not give the verdict the mode needs.
 
     What every op has is drawn here, in a fixed order; the op's configuration is its profile's strategy
-    (``FuzzSpec.draw``, e.g. conformance/fuzz/draws.py), so a seed gives the same drafts whatever the op.
+    (``FuzzSpec.draw``, e.g. conformance/ops/draws.py), so a seed gives the same drafts whatever the op.
     """
     rank = rng.choice(prof.spec.ranks)
     base = Draft(

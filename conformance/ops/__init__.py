@@ -1,7 +1,8 @@
 """The op registry: one entry per (domain, op), everything the harness knows about an operator.
 
-Adding an operator is one module in this folder (an ``ENTRY = OpEntry(...)``, found by that name: no list to
-keep), a reference module in ``reference/``, case files and spec notes (docs/adding-an-operator.md). The harness core
+Adding an operator is one module in this folder (an ``ENTRY = OpEntry(...)``, named as its reference module:
+the reference discovers the ops once and the registry imports the entry of each; no list to keep), a reference
+module in ``reference/``, case files and spec notes (docs/adding-an-operator.md). The harness core
 (suite, oracle, runner, comparison, coverage, fuzzer, repro, node-test import, IR reading, capabilities) asks
 the registry and names no operator.
 """
@@ -10,18 +11,12 @@ from __future__ import annotations
 
 import functools
 import importlib
-import pkgutil
 
+import conformance_reference as reference
 from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, OpEntry, Port
 
 __all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "entries", "entry",
            "find", "spec_versions"]
-
-#: The ONNX default domain is also spelled "" in models.
-_DOMAIN_ALIASES = {"": "ai.onnx"}
-#: Modules of this package that are the registry's own building blocks, not ops.
-_NOT_OPS = frozenset({"dims", "neutral", "spec"})
-
 
 class UnknownOp(LookupError):
     """No registry entry for this (domain, op)."""
@@ -30,16 +25,17 @@ class UnknownOp(LookupError):
 @functools.lru_cache(maxsize=1)
 def _table() -> dict[tuple[str, str], OpEntry]:
     table: dict[tuple[str, str], OpEntry] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name in _NOT_OPS:
-            continue
-        found: OpEntry | None = getattr(importlib.import_module(f"{__name__}.{info.name}"), "ENTRY", None)
-        if found is None:
-            continue
-        name = info.name
-        if found.key in table:
-            raise RuntimeError(f"op registry: {found.domain}::{found.op} is registered twice ({name})")
-        table[found.key] = found
+    for key, name in reference.op_modules().items():
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            continue  # the reference comes first (docs/adding-an-operator.md): not registered until its entry is
+        found: OpEntry | None = getattr(module, "ENTRY", None)
+        if found is None or found.key != key:
+            raise RuntimeError(f"op registry: conformance/ops/{name}.py must declare ENTRY for {key[0]}::{key[1]}")
+        table[key] = found
     return table
 
 
@@ -48,7 +44,7 @@ def entries() -> list[OpEntry]:
 
 
 def find(domain: str, op: str) -> OpEntry | None:
-    return _table().get((_DOMAIN_ALIASES.get(domain, domain), op))
+    return _table().get((reference.canonical_domain(domain), op))
 
 
 def entry(domain: str, op: str) -> OpEntry:
@@ -72,8 +68,3 @@ def by_ir_layer(layer_type: str) -> OpEntry | None:
 def names(domain: str) -> list[str]:
     """The op names registered in ``domain`` (for capabilities)."""
     return [e.op for e in entries() if e.domain == domain]
-
-
-def lowered_into(target: str) -> list[OpEntry]:
-    """The entries that lower exactly to ``target`` ("domain/op") where their geometry allows."""
-    return [e for e in entries() if target in e.lowers_to]

@@ -18,7 +18,7 @@ import numpy as np
 from conformance.compare.evidence import ErrorModel, Evidence, OutputRule
 from conformance.compare.tolerance import Policy
 from conformance.compare.values import WORST, Comparison, compare, dtype_mismatch, grid, not_comparable
-from conformance.suite.dtypes import dtype_name
+from conformance.dtypes import dtype_name
 
 TEXT = "integer: floor or ceil of the exact mean (rounding unspecified)"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.suite.model import CaseInstance
+    from conformance.model import CaseInstance
 
 Reader = Callable[["CaseInstance"], "str | None"]
 RANKS = ("1-D", "2-D", "3-D")

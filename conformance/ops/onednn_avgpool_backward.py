@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import conformance_reference as reference
+from conformance.model import CaseInstance
 from conformance.ops import dims
 from conformance.ops.onednn_avgpool import auto_pad_of
 from conformance.ops.spec import OpEntry
-from conformance.suite.model import CaseInstance
 from conformance_reference import onednn_avgpool_backward
 
 AUTO_PAD = next(a.values for a in onednn_avgpool_backward.SCHEMA.attributes if a.name == "auto_pad")

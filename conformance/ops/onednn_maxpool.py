@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fuzz import draws
-from conformance.ops import _pool, dims
+from conformance.ops import _pool, dims, draws
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.onednn_avgpool import AUTO_PAD, auto_pad_of
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -64,6 +63,6 @@ def neutral(since: int) -> NeutralSpec:
 
 ENTRY = OpEntry(
     schema=onednn_maxpool.SCHEMA, error_models={"dst": "exact"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral,
     summary="maximum of each (dilated) window; NXC or NCX layout",
 )

@@ -6,8 +6,7 @@ rule that a ceil-mode window starting in the right padding is dropped.
 
 from __future__ import annotations
 
-from conformance.fuzz import draws
-from conformance.ops import _pool, dims
+from conformance.ops import _pool, dims, draws
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import onnx_maxpool

@@ -9,9 +9,9 @@ different values) the reference marks the output unspecified (docs/spec-notes.md
 
 from __future__ import annotations
 
+from conformance.model import CaseInstance
 from conformance.ops import dims
 from conformance.ops.spec import OpEntry
-from conformance.suite.model import CaseInstance
 from conformance_reference import onnx_maxunpool
 
 

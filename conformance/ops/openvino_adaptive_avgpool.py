@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fuzz import draws
-from conformance.ops import _pool, dims
+from conformance.ops import _pool, dims, draws
 from conformance.ops.neutral import ROUNDINGS, NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import openvino_adaptive_avgpool
@@ -41,6 +40,6 @@ def neutral(since: int) -> NeutralSpec:
 
 ENTRY = OpEntry(
     schema=openvino_adaptive_avgpool.SCHEMA, error_models={"output": "average"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveAvgPool", lowers_to=("ai.onnx/AveragePool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveAvgPool",
     summary="average over adaptive windows [floor(i*in/out), ceil((i+1)*in/out))",
 )

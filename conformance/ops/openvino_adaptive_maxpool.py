@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fuzz import draws
-from conformance.ops import _pool, dims
+from conformance.ops import _pool, dims, draws
 from conformance.ops.neutral import ROUNDINGS, NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import openvino_adaptive_maxpool
@@ -57,6 +56,6 @@ def neutral(since: int) -> NeutralSpec:
 
 ENTRY = OpEntry(
     schema=openvino_adaptive_maxpool.SCHEMA, error_models={"output": "exact", "indices": "index"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveMaxPool", lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AdaptiveMaxPool",
     summary="maximum over adaptive windows [floor(i*in/out), ceil((i+1)*in/out)) and its spatial index",
 )

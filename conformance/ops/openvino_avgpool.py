@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fuzz import draws
-from conformance.ops import _pool, dims
+from conformance.ops import _pool, dims, draws
 from conformance.ops._rounding import OpenRounding
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
@@ -65,6 +64,6 @@ def neutral(since: int) -> NeutralSpec:
 ENTRY = OpEntry(
     # integer outputs (14, 16): the text leaves the rounding open, any of them is accepted (V7)
     schema=openvino_avgpool.SCHEMA, error_models={"output": OpenRounding()},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AvgPool", lowers_to=("ai.onnx/AveragePool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="AvgPool",
     summary="average pooling; ceil_torch rounding from 14, dilations from 16",
 )

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fuzz import draws
-from conformance.ops import _pool, dims
+from conformance.ops import _pool, dims, draws
 from conformance.ops.neutral import NeutralSpec
 from conformance.ops.spec import FuzzSpec, OpEntry
 from conformance_reference import openvino_maxpool
@@ -103,6 +102,6 @@ def fuzz(since: int) -> FuzzSpec:
 
 ENTRY = OpEntry(
     schema=openvino_maxpool.SCHEMA, error_models={"output": "exact", "indices": "index"},
-    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="MaxPool", lowers_to=("ai.onnx/MaxPool",),
+    coverage=coverage, fuzz=fuzz, neutral=neutral, ir_layer="MaxPool",
     summary="maximum of each window; from 8 dilations and its index (axis, index_element_type), ceil_torch from 14",
 )

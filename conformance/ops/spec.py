@@ -1,7 +1,8 @@
 """What the harness knows about one operator: the shape of a registry entry.
 
 An entry is data: names, versions, attributes, inputs and outputs with their error models, the coverage
-dimensions, the fuzz profile, where its onnx node tests come from, its OpenVINO IR layer and what it lowers to.
+dimensions, the fuzz profile, where its onnx node tests come from, and its OpenVINO IR layer
+(what it lowers to is the lowering table's: conformance/backends/lowering/).
 The harness core reads entries and names no operator itself; the semantics (shapes, values, what the spec
 forbids) stay in ``reference/``.
 """
@@ -54,7 +55,7 @@ class FuzzSpec:
 
     ``draw(profile, base, rng, rank)`` is the drawing strategy: the engine draws what every op shares (rank from
     ``ranks``, dtype, layout, batch, channels, value seed) into ``base`` and the strategy fills in the op's
-    configuration (conformance/fuzz/draws.py has the window and output-size ones). ``attributes(draft)`` spells a
+    configuration (conformance/ops/draws.py has the window and output-size ones). ``attributes(draft)`` spells a
     neutral draft (kernel, strides, pads_begin/end, rounding, include_pad, ...) in this op's attribute names;
     ``later_attribute(draft)`` returns an attribute the version does not define. ``names`` maps the neutral roles
     (kernel, pads, exclude_pad, flag) to this op's attribute names for the generic mutations.
@@ -96,7 +97,6 @@ class OpEntry:
     fuzz: Callable[[int], FuzzSpec] | None = None
     node_tests: bool = False  # import the installed onnx's node tests of this op_type
     ir_layer: str | None = None  # the OpenVINO IR <layer type=...> this op is written as
-    lowers_to: tuple[str, ...] = ()  # "domain/op" specs this op lowers to exactly, where its geometry allows
     neutral: Callable[[int], NeutralSpec] | None = None  # how each version spells a spec-neutral configuration
     summary: str = ""
 

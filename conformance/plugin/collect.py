@@ -12,6 +12,7 @@ import pytest
 
 from conformance.plugin.items import BrokenCase, CaseFile
 from conformance.plugin.state import default_case_dirs, is_conformance_run, state_key
+from conformance.suite.corpus import is_case_path
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -78,7 +79,7 @@ def resolve_case_arg(arg: str, here: Path, dirs: list[Path]) -> str:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     state = parent.config.stash.get(state_key, None)
-    if state is None or file_path.suffix not in (".yaml", ".yml"):
+    if state is None or not is_case_path(file_path):
         return None
     if not state.is_case_file(file_path):
         return None

@@ -27,20 +27,19 @@ class CaseFile(pytest.File):
             return list(self._children())
 
     def _children(self) -> Iterator[pytest.Collector]:
+        from conformance.oracle import check_reference_accepts
+        from conformance.suite.corpus import CaseFileError as LoaderError
+        from conformance.suite.corpus import file_cases
         from conformance.suite.expand import expand
-        from conformance.suite.guards import check_reference_accepts
-        from conformance.suite.loader import CaseFileError as LoaderError
-        from conformance.suite.loader import load_file
-        from conformance.suite.sources import imported_cases
 
         display = _display_path(self)
         try:
             limit = self.config.stash[state_key].max_tensor_elements
-            loaded = load_file(self.path, display=display or str(self.path), max_elements=limit)
-            cases = loaded.cases + imported_cases(loaded)
+            found = file_cases(self.path, display=display or str(self.path), max_elements=limit)
         except LoaderError as exc:
             raise CaseFileError(str(exc)) from None
-        for error in loaded.errors:
+        cases = found.cases
+        for error in found.loaded.errors:
             yield BrokenCase.from_parent(self, name=error.case_id or f"line-{error.line}", error=str(error))
         state = self.config.stash[state_key]
         for case in cases:

@@ -21,12 +21,12 @@ from conformance.backends import answers
 from conformance.backends.base import NOT_REJECTIONS, Backend, Support, Unsupported, optional
 from conformance.backends.export import harness_imports
 from conformance.compare import outputs as judged_outputs
+from conformance.dtypes import dtype_name
+from conformance.model import CaseInstance
 from conformance.oracle import Oracle, oracle_for
 from conformance.records import ISA_SEPARATOR, ResultRecord, item_id
 from conformance.repro.paths import safe_name, target_dir
 from conformance.repro.readme import readme
-from conformance.suite.dtypes import dtype_name
-from conformance.suite.model import CaseInstance
 
 SCRIPT = Path(__file__).with_name("standalone.py")
 BF16_NOTE = ("bfloat16 arrays are stored as uint16 bit patterns (NumPy has no bfloat16): "

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.suite.model import Case
+from conformance.model import Case
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 

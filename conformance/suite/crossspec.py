@@ -25,10 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import ops
+from conformance.dtypes import DTYPE_NAMES
+from conformance.model import Case, TensorSpec
 from conformance.ops.neutral import AUTO_PADS, FAMILIES, ROUNDINGS, Configuration, Inexpressible, Spelled, column, spell
 from conformance.suite.casefile import ID_PATTERN, CaseFileError, LoadedFile
-from conformance.suite.dtypes import DTYPE_NAMES
-from conformance.suite.model import Case, TensorSpec
 
 FILE_KEYS = {"description", "defaults", "configurations"}
 CONFIG_KEYS = {"id", "reason", "families", "input", "kernel", "strides", "pads_begin", "pads_end", "dilations",

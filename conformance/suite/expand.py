@@ -7,8 +7,8 @@ from dataclasses import replace
 import numpy as np
 
 from conformance import ops
-from conformance.suite.dtypes import is_float
-from conformance.suite.model import Case, CaseInstance, TensorSpec
+from conformance.dtypes import is_float
+from conformance.model import Case, CaseInstance, TensorSpec
 from conformance.suite.tensors import materialize
 
 

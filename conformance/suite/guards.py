@@ -194,28 +194,3 @@ def check_attribute_names(domain: str, op: str, attributes: dict, expect_error: 
     raise ValueError(f"unknown attribute(s) {', '.join(unknown)} for {domain}::{op} (defined: {known})"
                      + (hint if expect_error else ""))
 
-
-def check_reference_accepts(instance: Any) -> None:
-    """A positive case instance whose attributes or shapes the reference rejects (shape inference alone, about
-    20 µs) is a wrong case, not a backend failure: without this check every backend's record said "error" for it.
-    A case that means the rejection says ``expect: error``. Ops the reference does not know are left to run time."""
-    import conformance_reference as reference
-    from conformance.suite.dtypes import np_dtype
-    from conformance.suite.tensors import materialize
-
-    if instance.expect_error:
-        return
-    # integer inputs are parameters of the geometry (AdaptiveAvgPool's output size): their values are needed
-    values = {i: materialize(spec, instance.dtype) for i, spec in enumerate(instance.inputs)
-              if np_dtype(spec.dtype or instance.dtype).kind in "iu"}
-    shapes = [values[i].shape if spec.shape is None and i in values else spec.shape
-              for i, spec in enumerate(instance.inputs)]
-    if any(shape is None for shape in shapes):
-        return  # a float input given by data alone: its shape is known once materialized, at run time
-    try:
-        reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes, values)
-    except reference.SpecViolation as exc:
-        raise ValueError(f"the reference rejects this positive case ({instance.id}): {exc} — a case that tests the "
-                         "rejection says expect: error") from None
-    except (reference.UnknownOp, LookupError, TypeError, ValueError):
-        return  # not the reference's rejection: run time reports whatever it is

@@ -12,7 +12,7 @@ from typing import Any
 from defusedxml import ElementTree
 
 from conformance import ops
-from conformance.suite.model import SpecExample
+from conformance.model import SpecExample
 
 _INT_LIST = re.compile(r"^\s*-?\d+(\s*,\s*-?\d+)*\s*$")
 class IrXmlError(ValueError):

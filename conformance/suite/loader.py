@@ -12,11 +12,11 @@ from typing import Any
 
 import yaml
 
+from conformance.dtypes import DTYPE_NAMES, FLOAT_DTYPES
+from conformance.model import DOMAINS, SOURCES, Case, SpecExample, TensorSpec
 from conformance.suite import depth, guards
 from conformance.suite.casefile import ID_PATTERN, CaseFileError, LoadedFile
-from conformance.suite.dtypes import DTYPE_NAMES, FLOAT_DTYPES
 from conformance.suite.irxml import IrXmlError, parse_layer
-from conformance.suite.model import DOMAINS, SOURCES, Case, SpecExample, TensorSpec
 from conformance.suite.published import PublishedTextError, read_literal
 
 FILE_KEYS = {"op", "domain", "version", "versions", "cases", "defaults", "description", "import"}

@@ -105,13 +105,13 @@ def _store(path: Path, items: tuple, to_json: Callable[[Any], tuple[dict, list[n
 
 
 def _dtype_name(dtype: np.dtype) -> str:
-    from conformance.suite.dtypes import dtype_name
+    from conformance.dtypes import dtype_name
 
     return dtype_name(dtype) if dtype.kind == "V" else dtype.str  # bfloat16 & co. by name, the rest by code
 
 
 def _dtype(name: str) -> np.dtype:
-    from conformance.suite.dtypes import np_dtype
+    from conformance.dtypes import np_dtype
 
     try:
         return np_dtype(name)

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from conformance import ops
+from conformance.model import Case, TensorSpec
 from conformance.suite import node_test_cache
-from conformance.suite.model import Case, TensorSpec
 
 SOURCE = "onnx-node-test"
 TAG = "onnx-node-test"
@@ -157,7 +157,7 @@ def matching(pattern: str) -> list[NodeTest]:
 
 
 def to_case(test: NodeTest, file: str = "", line: int = 0) -> Case:
-    from conformance.suite.dtypes import dtype_name
+    from conformance.dtypes import dtype_name
 
     def spec(name: str, array: np.ndarray) -> TensorSpec:
         return TensorSpec(name=name, shape=tuple(array.shape), dtype=dtype_name(array.dtype), array=array)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 
+from conformance.model import Case
 from conformance.suite.casefile import CaseFileError, LoadedFile
-from conformance.suite.model import Case
 
 IMPORT_KEYS = {"from", "pattern", "exclude"}
 

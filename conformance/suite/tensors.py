@@ -10,8 +10,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from conformance.suite.dtypes import np_dtype
-from conformance.suite.model import TensorSpec
+from conformance.dtypes import np_dtype
+from conformance.model import TensorSpec
 
 
 class TensorError(ValueError):

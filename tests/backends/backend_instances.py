@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import yaml
 
+from conformance.model import CaseInstance
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
-from conformance.suite.model import CaseInstance
 
 
 def instance(domain: str, op: str, version: int, attrs: dict, shape: list[int], dtype: str = "float32",

@@ -13,9 +13,9 @@ import yaml
 import conformance_reference as reference
 from conformance.backends.base import Unsupported
 from conformance.backends.lowering import LoweredModel, lower, onnx_model_for
+from conformance.model import CaseInstance
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
-from conformance.suite.model import CaseInstance
 
 
 def instances(doc: dict) -> list[CaseInstance]:

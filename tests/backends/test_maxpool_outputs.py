@@ -11,10 +11,10 @@ import yaml
 
 from conformance.backends import answers, registry
 from conformance.backends.onnx_model import build_model
+from conformance.model import CaseInstance
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
-from conformance.suite.model import CaseInstance
 
 BACKENDS = {"onnxruntime": "onnxruntime", "openvino": "openvino", "onnx-reference": "onnx",
             "onnx-backend:onnxruntime.backend": "onnxruntime"}

@@ -7,9 +7,9 @@ import conformance_reference as reference
 from conformance import ops
 from conformance.backends import shapes
 from conformance.backends.onnx_model import build_model
+from conformance.model import Case, TensorSpec
 from conformance.ops.spec import OpEntry
 from conformance.suite.expand import expand
-from conformance.suite.model import Case, TensorSpec
 from conformance_reference.schema import Port, Schema
 
 # MaxRoiPool-like: data and regions of interest in, one pooled tile per region out; an int64 port left undeclared

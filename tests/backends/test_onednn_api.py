@@ -21,7 +21,7 @@ import pytest
 
 from conformance.backends.base import Unsupported
 from conformance.backends.onednn import _lib
-from conformance.suite.model import Case, CaseInstance, TensorSpec
+from conformance.model import Case, CaseInstance, TensorSpec
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from conformance.backends.onednn import _lib
-from conformance.suite.model import Case, CaseInstance, TensorSpec
+from conformance.model import Case, CaseInstance, TensorSpec
 
 
 @pytest.fixture(scope="module")

@@ -12,10 +12,10 @@ from defusedxml import ElementTree
 
 from conformance.backends.openvino.ir import build_ir, ir_value
 from conformance.backends.openvino.ir_backend import OpenVinoIrBackend
+from conformance.model import CaseInstance
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
-from conformance.suite.model import CaseInstance
 
 BACKEND = OpenVinoIrBackend()
 BASE = {"kernel": [3, 2], "strides": [2, 1], "pads_begin": [1, 0], "pads_end": [1, 1], "exclude-pad": True}

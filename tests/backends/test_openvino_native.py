@@ -10,10 +10,10 @@ import yaml
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino import builders
 from conformance.backends.openvino.backend import OpenVinoBackend
+from conformance.model import CaseInstance
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
-from conformance.suite.model import CaseInstance
 
 BACKEND = OpenVinoBackend()
 # The AvgPool-1 specification's first XML example, verbatim (it claims a 32x32 output: an erratum).

@@ -7,7 +7,7 @@ import pytest
 
 import conformance_reference as reference
 from conformance.backends.base import Backend
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 class ReferenceBackend(Backend):

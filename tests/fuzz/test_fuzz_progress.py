@@ -8,8 +8,8 @@ import io
 import pytest
 
 from conformance.fuzz.cli import DEFAULT_BUDGET, Progress, findings_text, parser
-from conformance.fuzz.draft import Draft
 from conformance.fuzz.engine import Finding, FuzzConfig, FuzzReport, distinct_count, fuzz, merge_supersets
+from conformance.ops.draft import Draft
 
 PLANTED = FuzzConfig(domain="ai.onnx", op="AveragePool", version=19, budget=60, seed=3)
 

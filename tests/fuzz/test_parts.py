@@ -9,10 +9,10 @@ import pytest
 import conformance_reference as reference
 from conformance import ops
 from conformance.fuzz import signature as sig
-from conformance.fuzz.draft import Draft
 from conformance.fuzz.parts import attributes, to_instance
 from conformance.fuzz.shrink import candidates, shrink
 from conformance.fuzz.strategies import MUTATIONS, generate, profile
+from conformance.ops.draft import Draft
 from conformance.records import ResultRecord
 
 

@@ -1,5 +1,5 @@
 """Every backend gets the same case instance: one whose run() edits case.attributes must not change what the
-others run or what their records say (conformance/suite/frozen.py). The edit is that backend's own error."""
+others run or what their records say (conformance/frozen.py). The edit is that backend's own error."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import yaml
 
 import conformance_reference as reference
 from conformance.backends.base import Backend
+from conformance.frozen import FrozenDict, FrozenList, freeze
 from conformance.runner import run_backend
 from conformance.suite.expand import expand
-from conformance.suite.frozen import FrozenDict, FrozenList, freeze
 from conformance.suite.loader import load_text
 
 CASE = """\

@@ -9,7 +9,7 @@ import sys
 import ml_dtypes
 import numpy as np
 
-from conformance.suite.model import TensorSpec
+from conformance.model import TensorSpec
 from conformance.suite.tensors import materialize
 
 SPEC = TensorSpec(name="x", shape=(2, 3, 4), dtype=None, random={"seed": 7, "distribution": "normal"})
@@ -22,7 +22,7 @@ def digest(array: np.ndarray) -> str:
 def test_same_seed_same_bytes_in_another_process():
     here = digest(materialize(SPEC, "float32"))
     code = (
-        "import hashlib; from conformance.suite.model import TensorSpec; from conformance.suite.tensors import "
+        "import hashlib; from conformance.model import TensorSpec; from conformance.suite.tensors import "
         "materialize; s=TensorSpec(name='x', shape=(2,3,4), dtype=None, random={'seed': 7, 'distribution': "
         "'normal'}); print(hashlib.sha256(materialize(s, 'float32').tobytes()).hexdigest())"
     )

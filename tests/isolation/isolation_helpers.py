@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.suite.model import Case, CaseInstance, TensorSpec
+from conformance.model import Case, CaseInstance, TensorSpec
 
 
 def make_instance(case_id: str = "t", attributes: dict | None = None, *, expect_error: bool = False,

@@ -93,6 +93,20 @@ def test_every_entry_matches_its_reference():
     assert entries == {k: v for k, v in known.items() if k not in REFERENCE_ONLY}
 
 
+def test_every_entry_module_is_named_after_its_reference_module():
+    # the reference discovers the ops once; the registry imports conformance/ops/<the reference module's name>.py,
+    # so an entry module named otherwise would silently not be registered
+    names = set(reference.op_modules().values())
+    stray = []
+    for path in sorted((ROOT / "conformance" / "ops").glob("*.py")):
+        declares = any(isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "ENTRY" for t in node.targets)
+                       for node in ast.parse(path.read_text(encoding="utf-8")).body)
+        if declares and path.stem not in names:
+            stray.append(path.name)
+    assert stray == []
+    assert len(ops.entries()) == len(names) - len(REFERENCE_ONLY)
+
+
 def test_registry_lookup_and_domain_alias():
     assert ops.entry("", "MaxPool") is ops.entry("ai.onnx", "MaxPool")
     assert ops.find("ai.onnx", "NoSuchPool") is None

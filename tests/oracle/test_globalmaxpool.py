@@ -46,7 +46,7 @@ def test_against_naive_oracle(version: int, data: st.DataObject) -> None:
     rank = data.draw(st.integers(1, 3))
     shape = (data.draw(st.integers(1, 2)), data.draw(st.integers(1, 3)),
              *data.draw(st.lists(st.integers(1, 5), min_size=rank, max_size=rank)))
-    name = data.draw(st.sampled_from(onnx_globalmaxpool.supported_dtypes(version)))
+    name = data.draw(st.sampled_from(onnx_globalmaxpool.SCHEMA.supported_dtypes(version)))
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     values = rng.integers(-3, 4, size=shape).astype(np.float64) if data.draw(st.booleans()) \
         else rng.standard_normal(shape)

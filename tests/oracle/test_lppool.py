@@ -71,7 +71,7 @@ def lppool_cases(draw: st.DrawFn, version: int) -> tuple[np.ndarray, dict]:
     if version >= 18 and draw(st.booleans()):
         attrs["dilations"] = draw(ints(1, 2))
     shape = (draw(st.integers(1, 2)), draw(st.integers(1, 2)), *sizes)
-    dtype = _dtype(draw(st.sampled_from(onnx_lppool.supported_dtypes(version))))
+    dtype = _dtype(draw(st.sampled_from(onnx_lppool.SCHEMA.supported_dtypes(version))))
     return _values(draw, shape, dtype), attrs
 
 
@@ -103,7 +103,7 @@ def test_global_lppool_against_naive_oracle(version: int, data: st.DataObject) -
 def test_every_dtype_of_every_version(version: int, dtype: str) -> None:
     x = (np.arange(2 * 3 * 5 * 4) * 7 % 11 - 5).reshape(2, 3, 5, 4).astype(_dtype(dtype))
     attrs = {"kernel_shape": [2, 3], "pads": [1, 0, 1, 2], "strides": [2, 1], "p": 3.0 if version == 1 else 3}
-    if dtype not in onnx_lppool.supported_dtypes(version):
+    if dtype not in onnx_lppool.SCHEMA.supported_dtypes(version):
         with pytest.raises(reference.SpecViolation):
             reference.evaluate("ai.onnx", "LpPool", version, [x], attrs)
         return

@@ -48,7 +48,7 @@ def maxpool_cases(draw: st.DrawFn, version: int) -> tuple[np.ndarray, dict]:
         attrs["dilations"] = draw(ints(1, 2))
     n, c = draw(st.integers(1, 2)), draw(st.integers(1, 3))
     shape = (n, c, *sizes)
-    dtype = _dtype(draw(st.sampled_from(onnx_maxpool.supported_dtypes(version))))
+    dtype = _dtype(draw(st.sampled_from(onnx_maxpool.SCHEMA.supported_dtypes(version))))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     kind = draw(st.sampled_from(["ties", "wide", "specials"]))
     if dtype.kind in "iu":
@@ -86,7 +86,7 @@ def test_every_dtype_of_every_version(version: int, dtype: str) -> None:
     attrs: dict = {"kernel_shape": [2, 3], "pads": [1, 0, 1, 2], "strides": [2, 1]}
     if version >= 8:
         attrs["storage_order"] = 1
-    if dtype not in onnx_maxpool.supported_dtypes(version):
+    if dtype not in onnx_maxpool.SCHEMA.supported_dtypes(version):
         with pytest.raises(reference.SpecViolation, match="type constraint"):
             _run(version, x, attrs)
         return

@@ -74,7 +74,7 @@ def test_onnx_node_test(name: str, request: pytest.FixtureRequest) -> None:
 def _earlier_versions(opset: int, attrs: dict, x: np.ndarray) -> list[int]:
     out = []
     for v in onnx_maxpool.VERSIONS:
-        if v > opset or str(x.dtype) not in onnx_maxpool.supported_dtypes(v):
+        if v > opset or str(x.dtype) not in onnx_maxpool.SCHEMA.supported_dtypes(v):
             continue
         if set(attrs) <= set(onnx_maxpool.SCHEMA.attribute_names(v)):
             out.append(v)

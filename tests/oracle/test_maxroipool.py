@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from nan_equal import elementwise_same, same
 
 import conformance_reference as reference
-from conformance.suite.dtypes import np_dtype
+from conformance.dtypes import np_dtype
 from conformance_reference import onnx_maxroipool
 
 OP = ("ai.onnx", "MaxRoiPool")
@@ -27,7 +27,7 @@ SETTINGS = settings(derandomize=True, max_examples=120, deadline=None, database=
 @st.composite
 def configurations(draw: st.DrawFn):
     version = draw(st.sampled_from(onnx_maxroipool.VERSIONS))
-    dtype = np_dtype(draw(st.sampled_from(onnx_maxroipool.supported_dtypes(version))))
+    dtype = np_dtype(draw(st.sampled_from(onnx_maxroipool.SCHEMA.supported_dtypes(version))))
     n, c, h, w = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 6)), draw(st.integers(1, 6))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     x = (rng.integers(-50, 50, size=(n, c, h, w)) / 4).astype(dtype)

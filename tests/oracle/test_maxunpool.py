@@ -17,7 +17,7 @@ from nan_equal import same
 from onnx import helper
 
 import conformance_reference as reference
-from conformance.suite.dtypes import np_dtype
+from conformance.dtypes import np_dtype
 from conformance_reference import onnx_maxunpool
 
 OP = ("ai.onnx", "MaxUnpool")
@@ -47,7 +47,7 @@ def configurations(draw: st.DrawFn) -> tuple[int, np.ndarray, np.ndarray, dict, 
     if draw(st.booleans()):
         out = list(x_shape[:2]) + [d + draw(st.integers(0, 2)) for d in default]
         output_shape = np.array(out, dtype=np.int64)
-    dtype = draw(st.sampled_from(onnx_maxunpool.supported_dtypes(version)))
+    dtype = draw(st.sampled_from(onnx_maxunpool.SCHEMA.supported_dtypes(version)))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     x = rng.integers(-4, 5, size=x_shape).astype(np_dtype(dtype))  # small integers: duplicates often agree
     limit = max(1, math.prod(default) if draw(st.booleans()) else math.prod(out))  # default < 1: must be refused

@@ -5,8 +5,8 @@ A backend that speaks only ONNX (onnxruntime, onnx-reference, onnx-backend adapt
 raises ``NoLowering`` with the semantic difference). ``lower(case)`` returns a ``LoweredModel`` (model + a
 description for the record's ``lowered`` field) or the reason there is none.
 
-Adding a lowering is one function (see pool.py) and its line in ``LOWERINGS``; the op's registry entry declares
-the same target in ``lowers_to`` (tests/backends/test_builder_tables.py checks both directions).
+Adding a lowering is one function (see pool.py) and its line in ``LOWERINGS``: the table is the only place that
+says what an op lowers to (the registry entry does not repeat it).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from conformance.backends.base import Support, Unsupported
 from conformance.backends.lowering import onednn_maxpool, openvino_maxpool, pool
 from conformance.backends.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
 from conformance.backends.onnx_model import build_model
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 __all__ = ["LOWERINGS", "OPSET_FOR_DTYPE", "Lowering", "LoweredModel", "NoLowering", "capabilities",
            "feed_inputs", "lower", "onnx_model_for", "supports"]
@@ -30,7 +30,7 @@ __all__ = ["LOWERINGS", "OPSET_FOR_DTYPE", "Lowering", "LoweredModel", "NoLoweri
 
 @dataclass(frozen=True)
 class Lowering:
-    target: str  # "domain/op" as the registry's ``lowers_to`` spells it
+    target: str  # "domain/op" of the registered ONNX op it lowers to
     lower: Callable[[CaseInstance], LoweredModel]  # raises NoLowering(reason) for a geometry it cannot match
 
 
@@ -47,9 +47,9 @@ LOWERINGS: dict[tuple[str, str], Lowering] = {
 
 def capabilities() -> dict[str, list[str]]:
     """What an ONNX backend runs, from the op registry: every ai.onnx op (the harness builds its model) and every
-    entry that declares ``lowers_to`` and has its lowering here (``openvino AvgPool-1/14/16 -> ai.onnx/...``)."""
-    lowered = [f"{e.domain} {e.op}-{'/'.join(map(str, e.versions))} -> {', '.join(e.lowers_to)}"
-               for e in ops.entries() if e.lowers_to and (e.domain, e.op) in LOWERINGS]
+    entry that has its lowering here (``openvino AvgPool-1/14/16 -> ai.onnx/...``), in registry order."""
+    lowered = [f"{e.domain} {e.op}-{'/'.join(map(str, e.versions))} -> {LOWERINGS[e.key].target}"
+               for e in ops.entries() if e.key in LOWERINGS]
     return {"ai.onnx": ops.names("ai.onnx"), "lowered": lowered}
 
 

@@ -10,7 +10,7 @@ from onnx import helper
 
 from conformance.backends.onnx_model import ONNX_TYPES, symbolic_dims
 from conformance.backends.shapes import output_dtypes, output_ranks
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 #: ONNX AveragePool's dtypes at opset 19; bfloat16 needs opset 22.
 OPSET_FOR_DTYPE = {"float16": 19, "float32": 19, "float64": 19, "bfloat16": 22}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
 from conformance.backends.lowering.pool import _DNNL_AUTO_PAD, _check_known, _geometry, _onednn_nxc
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 _ONEDNN_ATTRIBUTES = {"kernel", "strides", "pads_begin", "pads_end", "rounding_type", "auto_pad", "data_format",
                       "dilations"}

@@ -26,7 +26,7 @@ from conformance import ops
 from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text
 from conformance.backends.lowering.pool import _OV_AUTO_PAD, _check_known, _ints, _touches
 from conformance.backends.onnx_model import ONNX_TYPES
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 #: ONNX MaxPool opset per input dtype: int8/uint8 from 12, bfloat16 from 22.
 OPSET_FOR_DTYPE = {"float16": 12, "float32": 12, "float64": 12, "int8": 12, "uint8": 12, "bfloat16": 22}

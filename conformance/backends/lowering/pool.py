@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from conformance import ops
 from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 _OV_AUTO_PAD = {"explicit": "explicit", "same_upper": "same_upper", "same_lower": "same_lower", "valid": "valid"}
 _DNNL_AUTO_PAD = {"None": "explicit", "SAME_UPPER": "same_upper", "SAME_LOWER": "same_lower", "VALID": "valid",

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance import ops
 from conformance.backends import presence
 from conformance.backends.base import Backend, NotInstalled, Support, Unsupported
 from conformance.backends.export import copy_standalone, write_runner
@@ -22,7 +23,7 @@ from conformance.backends.onednn import _lib, _wheels, builders
 from conformance.backends.onednn import graph_api as g
 from conformance.backends.onednn.single_op import GraphOp, LibraryUnsupported, run_op
 from conformance.backends.shapes import output_dtypes, output_ranks
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 HERE = Path(__file__).parent
 #: The binding an exported reproduction gets, verbatim (relative imports only, never the harness).
@@ -78,9 +79,11 @@ class OneDnnBackend(Backend):
             return Support.no(f"no oneDNN Graph builder for {case.domain}::{case.op} "
                               f"(builders: {', '.join(builders.BUILDERS)})")
         self._bind()
+        # the op's type constraint, as its schema declares it (reference/schema.py ONEDNN_TYPES)
+        allowed = ops.entry(case.domain, case.op).schema.supported_dtypes(case.version)
         for dtype in case.input_dtypes:
-            if dtype not in spec.dtypes:
-                return Support.no(f"dtype {dtype} not in oneDNN Graph {case.op}'s {'/'.join(spec.dtypes)}")
+            if dtype not in allowed:
+                return Support.no(f"dtype {dtype} not in oneDNN Graph {case.op}'s {'/'.join(allowed)}")
             reason = _lib.dtype_unsupported(dtype)
             if reason:
                 return Support.no(reason)

@@ -1,4 +1,4 @@
-"""The oneDNN Graph builder table: onednn-domain op -> ``GraphOp`` (op kind, attribute table, spellings, dtypes).
+"""The oneDNN Graph builder table: onednn-domain op -> ``GraphOp`` (op kind, attribute table, spellings).
 
 Adding an op to the ``onednn`` backend is one builder here and its line in ``BUILDERS`` (plus its registry entry
 in conformance/ops/, checked by tests/backends/test_builder_tables.py). Nothing here

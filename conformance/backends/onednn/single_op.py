@@ -1,6 +1,6 @@
 """One oneDNN Graph op as a single-op graph: build, compile, execute, on NumPy arrays.
 
-``GraphOp`` is a builder in plain data (op kind, attribute table, spellings, dtypes): builders.py holds one per op
+``GraphOp`` is a builder in plain data (op kind, attribute table, spellings): builders.py holds one per op
 and the backend hands the case's to ``run_op``. This file, ``graph_api.py`` and ``_lib.py`` use relative imports
 only and never the harness, because an exported reproduction copies the three verbatim (export.py): the code
 that runs the op there is the code that ran it here.
@@ -34,7 +34,6 @@ class GraphOp:
     attributes: dict[str, tuple[int, str]]  # spec attribute name -> (dnnl_graph_op_attr_t, a KINDS value)
     # per attribute: documented spelling -> the library's (only documented errata; anything else goes verbatim)
     spellings: dict[str, dict[str, str]] = field(default_factory=dict)
-    dtypes: tuple[str, ...] = ("float32", "bfloat16", "float16")
     inputs: int = 1
     outputs: int = 1
     # attribute -> the value per spatial axis set when the case leaves it out: for an attribute the spec makes

@@ -9,7 +9,7 @@ import numpy as np
 
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.opset import INDEX_TYPES, OpsetBuilder
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 def output_size_input(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:

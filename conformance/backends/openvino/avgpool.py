@@ -14,7 +14,7 @@ import conformance_reference as reference
 from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from conformance.backends.batching import Batched
 from conformance.backends.onnx_model import build_model as build_onnx_model
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.runtime import compile_model, read, run_compiled
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 class OpenVinoBackend(Backend):

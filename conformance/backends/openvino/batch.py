@@ -23,7 +23,7 @@ import numpy as np
 
 from conformance.backends.batching import Batched
 from conformance.backends.openvino.runtime import compile_model, run_compiled
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 @dataclass

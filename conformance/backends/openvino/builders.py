@@ -15,7 +15,7 @@ import numpy as np
 from conformance.backends.base import Support, Unsupported
 from conformance.backends.openvino import adaptive_avgpool, avgpool, maxpool
 from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 DOMAIN = "openvino"
 #: op -> builder (each builder maps the op's spec versions to the opset modules that create them).

@@ -11,7 +11,7 @@ import numpy as np
 from conformance.backends.export import write_runner
 from conformance.backends.openvino import builders, runtime
 from conformance.backends.openvino.ir import build_ir
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 RUNNER = Path(runtime.__file__)
 

@@ -21,7 +21,7 @@ from conformance import ops
 from conformance.backends.openvino import builders
 from conformance.backends.openvino.opset import ELEMENT_TYPES, PRECISIONS
 from conformance.backends.shapes import output_ranks
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 def ir_value(value: Any) -> str:

@@ -19,7 +19,7 @@ from conformance.backends.batching import Batched
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
 from conformance.backends.openvino.runtime import compile_model, run_compiled
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 class OpenVinoIrBackend(Backend):

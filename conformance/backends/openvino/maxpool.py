@@ -16,7 +16,7 @@ from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.adaptive_avgpool import output_size_input
 from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 def _ints(attrs: dict, name: str) -> list[int]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.suite.model import CaseInstance
+    from conformance.model import CaseInstance
 
 #: Element types OpenVINO's CPU plugin runs the pooling ops in (float64 included: it computes and returns f64).
 FLOAT_TYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64"}

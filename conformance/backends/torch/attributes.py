@@ -12,7 +12,7 @@ from typing import Any
 from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.torch.geometry import Window, resolve_auto_pad
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 from conformance_reference.schema import Attribute, auto_pad_mode
 
 #: The geometry rule (geometry.ROUNDINGS) each spec's rounding_type spelling names; which spellings a version

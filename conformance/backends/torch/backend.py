@@ -17,7 +17,7 @@ from conformance.backends import presence
 from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.export import write_runner
 from conformance.backends.torch import builders, run_torch
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 RUNNER = Path(run_torch.__file__)
 

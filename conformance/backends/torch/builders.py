@@ -22,7 +22,7 @@ from conformance.backends.torch import functions as fn
 from conformance.backends.torch import unpool
 from conformance.backends.torch.functions import Plan
 from conformance.backends.torch.geometry import TorchPool, Window, map_window, resolve_auto_pad, spec_outputs
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 Builder = Callable[[CaseInstance, list[np.ndarray]], Plan]
 
@@ -142,8 +142,10 @@ def onnx_global_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
 
 def _lp_exponent(case: CaseInstance, x: np.ndarray) -> float:
     """p as torch's norm_type: exact only where torch's x**p is the spec's |x|**p (docs/backends.md, torch)."""
-    value = case.attributes.get("p", 2.0 if case.version < 2 else 2)
-    wanted = float if case.version < 2 else int  # a FLOAT at LpPool-1/GlobalLpPool-1, an INT from 2
+    # the schema's p at this version: a FLOAT at LpPool-1/GlobalLpPool-1, an INT from 2, default 2 either way
+    declared = ops.entry(case.domain, case.op).schema.attribute("p", case.version)
+    value = case.attributes.get("p", declared.default)
+    wanted = float if declared.kind == "float" else int
     if isinstance(value, bool) or not isinstance(value, wanted):
         raise Unsupported(f"p={value!r} is not {'a FLOAT' if wanted is float else 'an INT'} at "
                           f"{case.op}-{case.version}: torch's norm_type has no attribute type to refuse it")
@@ -205,7 +207,8 @@ def openvino_max_pool(case: CaseInstance, inputs: list[np.ndarray]) -> Plan:
     spatial = attrs.spatial_of(case)
     window = attrs.named_window(case, spatial)
     rank = len(case.input_shapes[0])
-    axis, index_type = (_openvino_axis(a, rank), _openvino_index_type(a)) if case.version >= 8 else (0, "int64")
+    with_indices = case.version >= ops.entry(case.domain, case.op).schema.since("indices")  # MaxPool-8 on
+    axis, index_type = (_openvino_axis(a, rank), _openvino_index_type(a)) if with_indices else (0, "int64")
     pool = map_window(spatial, window, average=False)
     # OpenVINO's indices: the row-major index into the whole input modulo prod(shape[axis:])
     return fn.max_pool(case, pool, outputs, index_axis=axis, index_dtype=index_type)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.backends.torch.geometry import TorchPool
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 Plan = dict[str, Any]
 

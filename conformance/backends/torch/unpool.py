@@ -23,7 +23,7 @@ from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.torch import attributes as attrs
 from conformance.backends.torch.functions import Plan
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 
 def _attributes(case: CaseInstance) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from conformance.backends.base import Answer, Support, Unsupported
 from conformance.backends.onnx_base import OnnxModelBackend
 from conformance.backends.onnx_batch import OnnxBatchMixin
 from conformance.backends.tract.run_tract import load, run_runnable
-from conformance.suite.model import CaseInstance
+from conformance.model import CaseInstance
 
 _UNIMPLEMENTED = re.compile(r"Unimplemented\((\w+)\)")
 BF16_REASON = ("tract's ONNX loader has no bfloat16 datum type (it fails translating a bfloat16 tensor to a fact: "

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.suite.frozen import freeze
+from conformance.frozen import freeze
 
 DOMAINS = ("ai.onnx", "openvino", "onednn")
 SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz", "cross-spec")
@@ -66,7 +66,7 @@ class Case:
     line: int = 0
 
     def __post_init__(self) -> None:
-        # read-only once built: backends (and the instances expanded from it) share these (suite/frozen.py)
+        # read-only once built: backends (and the instances expanded from it) share these (frozen.py)
         for name in ("attributes", "tolerance", "configuration"):
             object.__setattr__(self, name, freeze(getattr(self, name)))
 
@@ -90,7 +90,7 @@ class CaseInstance:
 
     def __post_init__(self) -> None:
         # every backend gets this same instance: one that edited the attributes changed what the others ran and
-        # what their records said. Frozen once here, not copied per backend call (suite/frozen.py).
+        # what their records said. Frozen once here, not copied per backend call (frozen.py).
         object.__setattr__(self, "attributes", freeze(self.attributes))
 
     @property

@@ -12,16 +12,25 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from conformance.fuzz.draft import Draft
-
-if TYPE_CHECKING:  # pragma: no cover
-    from conformance.fuzz.profiles import Profile
+from conformance.ops.draft import Draft
+from conformance.ops.spec import FuzzSpec
 
 __all__ = ["AUTO_PADS", "output_sized", "windowed"]
 
 AUTO_PADS = ("notset", "same_upper", "same_lower", "valid")
+
+
+class Profile(Protocol):
+    """What a strategy reads of the fuzzer's profile (conformance/fuzz/profiles.py): named here so that the ops,
+    which sit below the fuzzer, need not import it."""
+
+    @property
+    def spec(self) -> FuzzSpec: ...
+
+    @property
+    def roundings(self) -> tuple[str, ...]: ...
 
 
 def windowed(prof: Profile, base: Draft, rng: random.Random, rank: int) -> Draft:
