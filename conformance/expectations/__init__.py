@@ -156,7 +156,11 @@ class Expectations:
             return record
         self.used.add(entry.key)
         note = entry.reason + (f" ({entry.link})" if entry.link else "")
-        record.expectation = note
+        # the report's drill-down shows this field: a match: entry is found by its file and line, not by an id, and
+        # what it pins is what the record is judged against
+        where = f"{Path(entry.file).name}:{entry.line}" if entry.file else ""
+        pins = f"signature {entry.signature!r}" if entry.signature else ""
+        record.expectation = note + (f" [{', '.join(filter(None, (where, pins)))}]" if where or pins else "")
         changed = (signatures.changes(signatures.parse(entry.signature), signatures.of_record(record))
                    if entry.signature and record.status in EXPECTED_STATUSES else [])
         if changed:  # the item fails, but not the way the entry pinned: a known failure must not hide a new one

@@ -102,6 +102,11 @@ class ReportSummary:
                              "have (another CPU class): not compared (docs/isa.md)")
             lines += [f"  {_label(t)} {p(t.id)}::{p(t.backend)}: "
                       f"{p(t.old or 'new')} -> {p(t.new or 'missing')}  {p(t.reason)}" for t in self.regressions]
+            # a known failure that fails another way is worth reading even where the baseline was red already (a
+            # change, not a regression): the count alone named no item
+            lines += [f"  CHANGED FAILURE (already failing in the baseline) {p(t.id)}::{p(t.backend)}: "
+                      f"{p(t.old or 'new')} -> {p(t.new or 'missing')}  {p(t.reason)}"
+                      for t in self.diff.changes if t.changed_failure]
         lines += [f"HTML: {p(str(self.html))}", f"JUnit: {p(str(self.junit))}"]
         # `conformance run` merges its one results file into itself: pytest's summary named it already
         # ("result records: ..."), and "merged:" named the same path a second time

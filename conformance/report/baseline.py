@@ -8,8 +8,9 @@ older run without a level is compared with the one level this run has for it.
 A known failure that now fails another way is a *changed failure* (issue 35): the two records' outcomes have the same
 status but their failure signatures differ (another output, a new kind, a value error more than an order of
 magnitude larger: conformance/expectations/signature.py). When the baseline record was acceptable (``xfail``) it
-is a regression: an expectations entry without a signature kept the item ``xfail`` while it broke further. When it
-was already red, it is listed as a change.
+is a regression: an expectations entry without a signature kept the item ``xfail`` while it broke further, or an
+entry with one turned it into a failure (``xfail -> fail``, compared by outcome). When it was already red, it is
+listed as a change.
 
 Only a move from an acceptable status to a failing one (or a changed failure) is a regression; it is what the CI
 gate fails on. A known failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline
@@ -166,7 +167,8 @@ def compare(new: Iterable[ResultRecord], old: Iterable[ResultRecord], partial: b
                                changed_failure=how)
                 (diff.changes if is_failing(o.status) else diff.regressions).append(t)
         else:
-            t = Transition(key[0], key[1], o.status, n.status, n.reason, key[2])
+            # xfail -> fail where the entry pinned a signature: the run said "changed failure", and so does the gate
+            t = Transition(key[0], key[1], o.status, n.status, n.reason, key[2], changed_failure=_changed_failure(o, n))
             if is_failing(n.status) and not is_failing(o.status) or t.lost_coverage:
                 diff.regressions.append(t)
             elif is_failing(o.status) and not is_failing(n.status):

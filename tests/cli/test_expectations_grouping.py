@@ -181,3 +181,21 @@ def test_a_match_part_that_matches_nothing_is_stale(tmp_path: Path, baseline_rec
 ])
 def test_what_counts_as_the_same_failure(pinned, now, same):
     assert (signatures.changes(signatures.parse(pinned), signatures.parse(now)) == []) is same
+
+
+def test_the_report_shows_which_entry_applied_and_what_it_pins(seeded: Path, tmp_path: Path):
+    """A match: entry has no id to find it by: the record (and the HTML drill-down, which shows this field) names
+    its file and line, and the signature the item was judged against."""
+    from conformance.report import build_reports
+
+    entries = {(e.line, e.signature) for e in load_file(seeded)}
+    judged = [r for r in run(Acme(), Expectations.load([seeded])) if r.status == "xfail"]
+    assert judged
+    for record in judged:
+        note, _, tail = record.expectation.rpartition(" [")
+        where, _, pins = tail.rstrip("]").partition(", signature ")
+        assert note and where.startswith("acme.yaml:") and (int(where.split(":")[1]), pins.strip("'")) in entries
+    write_records(tmp_path / "judged.jsonl", judged)
+    build_reports([tmp_path / "judged.jsonl"], tmp_path / "out")
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert judged[0].expectation.split(" [")[-1] in html  # embedded for the drill-down's "expectation" row

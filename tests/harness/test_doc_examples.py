@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance.cli.listing import iter_instances
 from conformance.expectations import load_file
+from conformance.expectations import match as matching
 from conformance.records import item_id, split_item_id
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +27,16 @@ def examples() -> list[tuple[str, str]]:
     return found
 
 
+def corpus_items(match: dict) -> list[tuple[object, str]]:
+    """(instance, backend) for the shipped cases of the ops a ``match:`` names (their files only: fast)."""
+    ops = match.get("op") or []
+    ops = [ops] if isinstance(ops, str) else ops
+    files = sorted({f for op in ops for f in (ROOT / "cases").rglob(f"*{op}*.yaml")})
+    backends = match.get("backend") or ["x"]
+    return [(instance, backend) for _, instance in iter_instances(files)
+            for backend in ([backends] if isinstance(backends, str) else backends)]
+
+
 def test_the_docs_show_expectations_examples():
     assert any(name.startswith("docs/ci-gate.md") for name, _ in examples())
 
@@ -37,6 +49,10 @@ def test_every_example_entry_can_match_an_item_id(tmp_path, name, block):
     assert entries
     for entry in entries:
         assert entry.problem == "", f"{name}: {entry.problem}"
+        if entry.match is not None:  # every value it names is some shipped case's (not stale on the corpus)
+            subjects = corpus_items(entry.match)
+            assert subjects and not matching.unmatched(entry.match, subjects), (name, entry.match)
+            continue
         # an item id of the harness's own form (case::backend[params]) that the entry matches
         text = entry.id if entry.id is not None else (entry.glob or "").replace("*", "x")
         instance, backend = split_item_id(text)

@@ -1,7 +1,8 @@
 """Issue 35's "Done when", as a vendor meets it: the project's wheel installed under its name `op-conformance`
 into a fresh venv, the example plugin installed from its folder (its dependency on `op-conformance` resolved by
 that install), a few cases run, and a failure reproduced from a CI-artifact-like folder (the results copied
-elsewhere, `conformance repro` run from another folder), the reproduction running the plugin's own runner.
+elsewhere, `conformance repro` run from another folder), the reproduction running the plugin's own runner, and
+expectations seeded from that folder (`conformance expectations update`) that make a rerun green.
 
 Fast variant of tests/install/test_vendor_install.py: the venv's third-party packages (NumPy, onnx, pytest...) are
 this venv's, seen through a plain path line in a `.pth` (so this venv's editable harness is *not* imported: the
@@ -19,6 +20,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+
+from conformance.expectations import load_file
 
 pytestmark = pytest.mark.install
 
@@ -81,5 +84,17 @@ def test_wheel_plugin_run_and_repro_from_an_artifact(tmp_path: Path):
     assert json.loads((folder / "case.json").read_text())["record"]["status"] == "fail"
     ran = sh([python, folder / "repro.py"], tmp_path, env, ok=False)
     assert ran.returncode == 1 and "REPRODUCED: divergence" in ran.stdout, ran.stdout + ran.stderr
-    # TODO(grouped-expectations): seed expectations from the artifact (`conformance expectations update`, grouped
-    # `match:` entries by failure signature, being built alongside) and check a gated rerun is green.
+
+    # the expectations seeded from the artifact alone: one entry per cause, each pinning how its items fail; the
+    # rerun with them is green, the known failures xfail
+    seeded = sh([venv / "bin" / "conformance", "expectations", "update", "vendor-numpy.yaml", "--results",
+                 artifact / "results.jsonl", "--backend", "vendor-numpy"], triage, env)
+    failing = {i for i, r in records.items() if r["status"] in ("fail", "error", "crash", "timeout")}
+    entries = load_file(triage / "vendor-numpy.yaml")
+    assert 1 <= len(entries) <= len(failing) and all(e.signature for e in entries), seeded.stdout
+    gated = sh([venv / "bin" / "conformance", "run", "--backend=vendor-numpy", "-n", "1", "-k",
+                "AveragePool-19 and xspec-avg-ceil", "-o", "gated", "--expectations", "vendor-numpy.yaml"], triage, env,
+               ok=False)
+    lines = (triage / "gated" / "results.jsonl").read_text().splitlines()
+    again = {r["id"]: r["status"] for r in map(json.loads, lines) if "meta" not in r and r["backend"] == "vendor-numpy"}
+    assert gated.returncode == 0 and {i for i, s in again.items() if s == "xfail"} == failing, gated.stdout[-3000:]

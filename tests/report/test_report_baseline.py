@@ -312,3 +312,30 @@ def test_an_item_missing_at_every_level_is_missing_though_its_backend_ran_elsewh
     diff = compare(new, old)
     assert [(t.id, t.new) for t in diff.regressions] == [(old[1].id, None)]
     assert [t.id for t in compare(new, old, partial=True).not_run] == [old[1].id]
+
+
+def test_a_changed_failure_is_named_in_the_summary_whether_the_baseline_was_xfail_or_red(tmp_path: Path) -> None:
+    """Issue 35: xfail -> fail of an entry's pinned signature is labelled a changed failure (compared by outcome),
+    and one against an already red baseline is listed by name, not only counted."""
+    worst = [{"index": [0], "expected": 1.0, "actual": 1.5, "abs_err": 0.5, "allowed": 0.001}]
+    red = rec("MaxPool", 12, "c", "float32", "acme", "fail", reason="y: values", worst=worst,
+              outputs=[{"name": "y", "ok": False, "reason": "y: 1 of 1 elements outside tolerance", "worst": worst}])
+    known = dataclasses.replace(red, status="xfail", outcome="fail", expectation="e",
+                                reason="expected failure: e\ny: values")
+    broken = dataclasses.replace(red, outcome="fail", expectation="e", reason="changed failure: expected 'y: values "
+                                 "1e2', got indices: indices (new): e\ny: values; indices: differ",
+                                 outputs=red.outputs + [{"name": "indices", "ok": False, "error_model": "index",
+                                                         "reason": "indices: 1 of 1 indices differ"}])
+    write_records(tmp_path / "red.jsonl", [red])
+    write_records(tmp_path / "known.jsonl", [known])
+    write_records(tmp_path / "new.jsonl", [broken])
+    gated = build_reports([tmp_path / "new.jsonl"], tmp_path / "a", baseline=[tmp_path / "known.jsonl"])
+    assert gated.regression_code == 1 and gated.diff.changed_failures == gated.diff.regressions
+    assert f"CHANGED FAILURE {red.id}::acme: xfail -> fail  changed failure: expected" in gated.text()
+    was_red = build_reports([tmp_path / "new.jsonl"], tmp_path / "b", baseline=[tmp_path / "red.jsonl"])
+    assert was_red.regression_code == 0 and len(was_red.diff.changed_failures) == 1
+    assert (f"CHANGED FAILURE (already failing in the baseline) {red.id}::acme: fail -> fail  changed failure: was "
+            "'y: values 1e2', now indices: indices (new)") in was_red.text()
+    # the same failure again is unchanged, and nothing is listed
+    same = build_reports([tmp_path / "red.jsonl"], tmp_path / "c", baseline=[tmp_path / "red.jsonl"])
+    assert "CHANGED FAILURE" not in same.text() and same.diff.unchanged == 1
