@@ -18,6 +18,7 @@ from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.batching import Batched
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
+from conformance.backends.openvino.messages import case_messages
 from conformance.backends.openvino.runtime import compile_model, run_compiled
 from conformance.model import CaseInstance
 
@@ -59,9 +60,11 @@ class OpenVinoIrBackend(Backend):
         return builders.supports(case)
 
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
-        built = self._build(case, inputs)
-        # the IR it wrote travels with the outputs (answers.answer checks it; kept for debugging)
-        return Answer(run_compiled(compile_model(self._core, built.model, self.device), built.feeds), ir=built.ir)
+        with case_messages():  # a rejection's text without OpenVINO's process-wide node counter (messages.py)
+            built = self._build(case, inputs)
+            # the IR it wrote travels with the outputs (answers.answer checks it; kept for debugging)
+            return Answer(run_compiled(compile_model(self._core, built.model, self.device), built.feeds),
+                          ir=built.ir)
 
     def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
         """Many cases' IR models, each read as ``run`` reads it, compiled as one (batch.py)."""

@@ -1,0 +1,35 @@
+"""OpenVINO's messages made a function of the case.
+
+OpenVINO names a node it was not given a name for ``<Type>_<n>``, ``n`` from a process-wide counter, and its
+validation messages quote that name (``While validating node 'opset1::AvgPool AvgPool_199691 ...' with
+friendly_name 'AvgPool_199691'``). The same case's rejection then read differently with how many models the
+process had built before it: in a batch or alone, in one shard or another. The number says nothing about the
+case, so it is replaced by ``<n>`` before the message becomes a record's reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+#: an automatic node name: an op type (capitalised, as OpenVINO's type names are) and the counter
+AUTO_NAME = re.compile(r"\b([A-Z][A-Za-z0-9]*)_\d+\b")
+
+
+def without_counters(text: str) -> str:
+    return AUTO_NAME.sub(r"\1_<n>", text)
+
+
+@contextmanager
+def case_messages() -> Iterator[None]:
+    """Re-raise OpenVINO's exceptions (RuntimeError and its subclasses) with the counters taken out of their
+    text; the exception's type and traceback are kept (the type decides whether it is a rejection)."""
+    try:
+        yield
+    except RuntimeError as exc:
+        text = str(exc)
+        stable = without_counters(text)
+        if stable != text:
+            exc.args = (stable,)
+        raise
