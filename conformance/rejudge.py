@@ -10,39 +10,12 @@ the machine they came from (``/proc/cpuinfo`` or ``lscpu`` text).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from conformance.expectations import Expectations
+from conformance.expectations.outcome import outcome_of
 from conformance.machine import Machine
 from conformance.records import ResultRecord, base_backend
-
-#: The reason prefixes the runner writes per failing status (conformance/runner.py): an old ``xfail`` record's
-#: outcome is the status its reason names; anything else was a value, shape or acceptance failure.
-_REASON_STATUS = (
-    (re.compile(r"^(rejected: |not a rejection by the runtime|harness error: |backend unavailable: |the reference "
-                r"rejects this case|no oracle: )"), "error"),
-    (re.compile(r"^(worker died|the backend called sys\.exit|.*aborts the whole process)"), "crash"),
-    (re.compile(r"^no result within "), "timeout"),
-)
-_EXPECTED = re.compile(r"^(expected failure: |expected \w+, got \w+: |changed failure: )[^\n]*\n?")
-_UNEXPECTED_PASS = "unexpected pass: "
-
-
-def outcome_of(record: ResultRecord) -> tuple[str, str]:
-    """(status, reason) as the backend gave them, before any expectations entry touched the record."""
-    reason = record.reason
-    if record.expectation:  # the runner's own reason follows the line the expectations step put first
-        reason = _EXPECTED.sub("", reason, count=1)
-    if record.status == "xpass":
-        reason = "" if reason.startswith(_UNEXPECTED_PASS) else reason
-    if record.outcome:
-        return record.outcome, reason
-    if record.status == "xpass":
-        return "pass", reason
-    if record.status == "xfail":
-        return next((status for pattern, status in _REASON_STATUS if pattern.match(reason)), "fail"), reason
-    return record.status, reason
 
 
 def rejudger(expectations: Callable[[list[str]], Expectations], machine: Machine | None = None,

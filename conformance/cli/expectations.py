@@ -18,8 +18,8 @@ from conformance import machine
 from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
 from conformance.expectations import signature as signatures
 from conformance.expectations.grouping import Proposer, cause
+from conformance.expectations.outcome import outcome_of
 from conformance.records import base_backend, read_records
-from conformance.rejudge import outcome_of
 from conformance.report.merge import results_budget
 
 

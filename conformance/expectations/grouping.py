@@ -32,7 +32,7 @@ def normalized(reason: str) -> str:
 
 def cause(record: ResultRecord) -> tuple[Any, ...]:
     """The group key of a failing record (its outcome)."""
-    from conformance.rejudge import outcome_of
+    from conformance.expectations.outcome import outcome_of
 
     status, reason = outcome_of(record)
     text = "" if status == "fail" else normalized(reason)

@@ -70,7 +70,7 @@ def text_of(parts: list[Part]) -> str:
 
 def of_record(record: ResultRecord) -> list[Part]:
     """The signature of a failing record (its outcome: the status before expectations); [] for a pass."""
-    from conformance.rejudge import outcome_of
+    from conformance.expectations.outcome import outcome_of
 
     status, reason = outcome_of(record)
     first = reason.split("\n", 1)[0]

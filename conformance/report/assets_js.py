@@ -116,7 +116,7 @@ function body(r){
   var sbad=JSON.stringify(r.expected_shape)!==JSON.stringify(r.actual_shape)&&r.actual_shape!=null;
   var dbad=r.actual_dtype!=null&&r.expected_dtype!==r.actual_dtype;
   var hasS=r.expected_shape!=null||r.actual_shape!=null, hasD=r.expected_dtype!=null||r.actual_dtype!=null;
-  // Several outputs: the block shows the one that failed (MaxPool failing on Indices only must not show the
+  // Several outputs: the block shows the one that failed (an op failing on its indices only must not show the
   // values output's clean figures); shape and dtype are output 0's (the record contract), so they say whose.
   var outs=Array.isArray(r.outputs)?r.outputs:[], bad=outs.filter(function(o){return o&&o.ok===false;})[0];
   var f=bad||r, whose=bad&&bad!==outs[0]&&outs[0]&&outs[0].name?' of '+outs[0].name:'';

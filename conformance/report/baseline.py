@@ -186,7 +186,7 @@ def _changed_failure(old: ResultRecord, new: ResultRecord) -> str:
     """How NEW fails another way than OLD did, for two records of one status ("" when the same, or not failing)."""
     from conformance.expectations import EXPECTED_STATUSES
     from conformance.expectations import signature as signatures
-    from conformance.rejudge import outcome_of
+    from conformance.expectations.outcome import outcome_of
 
     if outcome_of(old)[0] not in EXPECTED_STATUSES or outcome_of(new)[0] != outcome_of(old)[0]:
         return ""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from backend_instances import instance
+
 from conformance.backends.openvino.messages import without_counters
 
 pytest.importorskip("openvino")

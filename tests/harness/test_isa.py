@@ -13,8 +13,9 @@ from conformance import machine
 from conformance.cli.expectations import update
 from conformance.cli.report import main as report_main
 from conformance.expectations import Entry, Expectations, ExpectationsError, load_file
+from conformance.expectations.outcome import outcome_of
 from conformance.records import ResultRecord, read_records
-from conformance.rejudge import outcome_of, rejudger
+from conformance.rejudge import rejudger
 
 # the three x86-64 classes runs were seen on: flags as /proc/cpuinfo and lscpu print them
 AVX2 = "fpu sse sse2 ssse3 fma sse4_1 sse4_2 avx f16c avx2 bmi2"
