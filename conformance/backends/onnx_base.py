@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends import lowering
 from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.export import export_onnx
-from conformance.backends.lowering import feed_inputs, onnx_model_for
-from conformance.backends.model_cache import ModelCache, content_hash, model_bytes
+from conformance.backends.models import lowering
+from conformance.backends.models.cache import ModelCache, content_hash, model_bytes
+from conformance.backends.models.lowering import feed_inputs, onnx_model_for
 from conformance.model import CaseInstance
 
 

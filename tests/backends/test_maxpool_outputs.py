@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from conformance.backends import answers, registry
-from conformance.backends.onnx_model import build_model
+from conformance.backends.models.single_node import build_model
 from conformance.model import CaseInstance
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of

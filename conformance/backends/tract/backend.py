@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends import presence
 from conformance.backends.base import Answer, Support, Unsupported
+from conformance.backends.batching.onnx_graph import OnnxBatchMixin
+from conformance.backends.discovery import presence
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.backends.onnx_batch import OnnxBatchMixin
 from conformance.backends.tract.run_tract import load, run_runnable
 from conformance.model import CaseInstance
 
