@@ -11,8 +11,8 @@ import pytest
 
 import conformance_reference as reference
 from conformance import ops
-from conformance.cli.coverage import dimensions
 from conformance.fuzz.strategies import MUTATIONS, profile
+from conformance.suite.coverage import dimensions
 
 ROOT = Path(__file__).resolve().parents[2]
 
