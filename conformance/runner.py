@@ -85,7 +85,7 @@ def _judge(instance: CaseInstance, backend: Backend, batched: Batched | None) ->
     inputs = [x.copy() for x in oracle.inputs]
     started = time.perf_counter()
     try:
-        # the batch's answer is the one run() gives (batching.py): judged the same way
+        # the batch's answer is the one run() gives (batching/dispatch.py): judged the same way
         answer = (batch_answer.answer(backend, batched) if batched is not None
                   else answers.answer(backend, backend.run(instance, inputs)))
     except answers.BadAnswer:

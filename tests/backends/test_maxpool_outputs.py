@@ -1,4 +1,4 @@
-"""ONNX MaxPool through the model the harness builds (onnx_model.build_model): two outputs, Y in the data dtype
+"""ONNX MaxPool through the model the harness builds (models/single_node.build_model): two outputs, Y in the data dtype
 and Indices int64 (opset 8 on), int8/uint8 data from opset 12, on every installed ONNX-running backend."""
 
 from __future__ import annotations
