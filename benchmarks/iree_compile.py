@@ -24,8 +24,8 @@ from benchmarks._common import instances
 
 
 def corpus_models() -> tuple[int, int]:
-    from conformance.backends.lowering import onnx_model_for
-    from conformance.backends.model_cache import model_bytes
+    from conformance.backends.models.cache import model_bytes
+    from conformance.backends.models.lowering import onnx_model_for
 
     runnable, distinct = 0, set()
     for domain in ("ai.onnx", "openvino", "onednn"):
@@ -40,8 +40,8 @@ def corpus_models() -> tuple[int, int]:
 
 
 def sample(count: int) -> list:
-    from conformance.backends.lowering import onnx_model_for
-    from conformance.backends.model_cache import model_bytes
+    from conformance.backends.models.cache import model_bytes
+    from conformance.backends.models.lowering import onnx_model_for
 
     seen, found = set(), []
     for inst in instances("ai.onnx"):

@@ -4,7 +4,7 @@
 
 For each such backend: the same case instances (the first ``--cases`` of the corpus it supports, every domain,
 negative cases included) through ``conformance.runner.run_backend`` on the backend in this process and on
-``isolation.IsolatedBackend`` (the worker the plugin uses: a ``supports`` and a ``run`` round trip per case, the
+``isolated_backend.IsolatedBackend`` (the worker the plugin uses: a ``supports`` and a ``run`` round trip per case, the
 case and its arrays pickled over a pipe). Interleaved, best of the repeats, after one warm-up pass each (worker
 start, library load, first-model costs). The oracle cache is cleared before every pass so both sides compute the
 reference alike. Printed: ms per case each way, the difference and the ratio (target: <= 2x for the backends
@@ -23,12 +23,13 @@ from benchmarks._common import ROOT, instances, timed
 
 def isolated_backends() -> list[str]:
     """Names of the installed backends ``--isolation=auto`` isolates."""
-    from conformance.backends import isolation, registry
+    from conformance.backends import registry
+    from conformance.backends.isolation import isolated_backend
 
     names = []
     for name in sorted(registry.entry_points()):
         try:
-            if not isolation._trusted_in_process(name):
+            if not isolated_backend._trusted_in_process(name):
                 registry.create(name)  # installed and loadable here
                 names.append(name)
         except Exception:
@@ -61,11 +62,12 @@ def one_pass(items: list, backend) -> int:
 
 
 def measure(name: str, count: int, repeats: int) -> dict:
-    from conformance.backends import isolation, registry
+    from conformance.backends import registry
+    from conformance.backends.isolation import isolated_backend
 
     local = registry.create(name)
     items = sample(local, count)
-    with isolation.IsolatedBackend(name, 120, local=local) as isolated:
+    with isolated_backend.IsolatedBackend(name, 120, local=local) as isolated:
         # warm-up, isolated first: a case that crashes the runtime (each has some, in expectations/) would take
         # this process down in-process, so only cases that ran to a verdict are timed
         items = survivors(items, isolated)

@@ -190,7 +190,7 @@ def output_shapes(instance: CaseInstance, shapes: list[tuple[int, ...]],
                   values: dict[int, np.ndarray]) -> list[tuple[int, ...]]:
     """The output shapes the op's semantics give ``instance`` on inputs of ``shapes`` (the integer inputs' values
     in ``values``): the reference's shape inference, asked through here by whatever builds a model or checks a
-    claim (backends/shapes.py, openvino/ir.py, reference_column.py). Raises what the reference raises (an
+    claim (backends/models/shapes.py, openvino/ir.py, reference_column.py). Raises what the reference raises (an
     ``UnknownOp``, a ``SpecViolation``)."""
     return reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes,
                                    values)

@@ -23,7 +23,7 @@ from conformance.reference_column import REFERENCE
 from conformance.verdict import Judgement, finish, judge_outputs, output_values, record
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.backends.batching import Batched
+    from conformance.backends.batch_answer import Batched
     from conformance.expectations import Expectations
 
 __all__ = ["REFERENCE", "result", "run_backend", "run_reference"]
@@ -32,7 +32,7 @@ __all__ = ["REFERENCE", "result", "run_backend", "run_reference"]
 def result(instance: CaseInstance, backend: Backend | None, expectations: Expectations | None = None,
            repro: str = "", batched: Batched | None = None) -> ResultRecord:
     """The final record of ``instance`` on ``backend`` (None: the reference column); ``batched``: the backend's
-    answer for this instance from a batch (backends/batching.py), used instead of calling ``run``."""
+    answer for this instance from a batch (backends/batching/dispatch.py), used instead of calling ``run``."""
     made = run_reference(instance) if backend is None else run_backend(instance, backend, batched)
     return finish(made, expectations, repro)
 
@@ -85,7 +85,7 @@ def _judge(instance: CaseInstance, backend: Backend, batched: Batched | None) ->
     inputs = [x.copy() for x in oracle.inputs]
     started = time.perf_counter()
     try:
-        # the batch's answer is the one run() gives (batching.py): judged the same way
+        # the batch's answer is the one run() gives (batching/dispatch.py): judged the same way
         answer = (batch_answer.answer(backend, batched) if batched is not None
                   else answers.answer(backend, backend.run(instance, inputs)))
     except answers.BadAnswer:

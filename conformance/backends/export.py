@@ -17,7 +17,7 @@ from typing import Any
 import onnx
 
 from conformance.backends.base import Unsupported
-from conformance.backends.lowering import onnx_model_for
+from conformance.backends.models.lowering import onnx_model_for
 from conformance.model import CaseInstance
 
 HARNESS = ("conformance", "reference")
@@ -75,7 +75,7 @@ def export_onnx(case: CaseInstance, folder: Path, template: Path | str, config: 
     if lowered:
         model, feeds, lowering = onnx_model_for(case)
     else:
-        from conformance.backends.onnx_model import build_model
+        from conformance.backends.models.single_node import build_model
 
         model, feeds, lowering = build_model(case, check=not case.expect_error), len(case.inputs), ""
     onnx.save_model(model, str(folder / "model.onnx"))

@@ -1,10 +1,10 @@
 """The base of every backend that runs the ONNX model the harness builds: onnxruntime, tract, onnx-reference,
 ``onnx-backend:MODULE`` and IREE.
 
-``ai.onnx`` cases run as the single-node model (onnx_model.build_model); OpenVINO and oneDNN cases through an
-exact ONNX lowering where one exists (lowering/, ``Answer.lowering``). What differs per runtime is two steps:
+``ai.onnx`` cases run as the single-node model (models/single_node.build_model); OpenVINO and oneDNN cases through an
+exact ONNX lowering where one exists (models/lowering/, ``Answer.lowering``). What differs per runtime is two steps:
 ``prepare`` turns the model into what the runtime runs (a session, an optimised plan, a compiled module), kept
-per model content in one cache (model_cache.py: cases that differ only in their values share it), and
+per model content in one cache (models/cache.py: cases that differ only in their values share it), and
 ``execute`` runs it on the inputs. Each runtime is a package holding its backend and its runner script
 (``run_<runtime>.py``: the code the backend runs with, and the same file an exported reproduction runs).
 """
@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends import lowering
 from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.export import export_onnx
-from conformance.backends.lowering import feed_inputs, onnx_model_for
-from conformance.backends.model_cache import ModelCache, content_hash, model_bytes
+from conformance.backends.models import lowering
+from conformance.backends.models.cache import ModelCache, content_hash, model_bytes
+from conformance.backends.models.lowering import feed_inputs, onnx_model_for
 from conformance.model import CaseInstance
 
 

@@ -1,6 +1,6 @@
 """Find backends: the ``conformance.backends`` entry-point group (built-ins are registered the same way a
 vendor's plugin is) and ``onnx-backend:MODULE`` for any module implementing ``onnx.backend.base.Backend``.
-Which of them are usable here (probing third-party ones in a worker) is installed.py's job."""
+Which of them are usable here (probing third-party ones in a worker) is discovery/installed.py's job."""
 
 from __future__ import annotations
 

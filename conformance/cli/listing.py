@@ -83,8 +83,9 @@ def keyword_filter(expression: str | None) -> Callable[[str, str], bool]:
 
 def backends_main(argv: list[str]) -> int:
     argparse.ArgumentParser(prog="conformance backends", description="Installed backends.").parse_args(argv)
-    from conformance.backends import installed, isolation
     from conformance.backends.base import optional
+    from conformance.backends.discovery import installed
+    from conformance.backends.isolation import isolated_backend
     from conformance.machine import this_machine
     from conformance.plugin.isa_axis import cap_env
     from conformance.terminal import printable
@@ -100,7 +101,7 @@ def backends_main(argv: list[str]) -> int:
             print(f"{entry.name:<20} {state:<15} {_indented(entry.error)}")
             continue
         # third-party and native backends answer from a worker: a plugin that crashes here costs its line only
-        backend = isolation.wrap(None, entry.name, "auto", installed.PROBE_TIMEOUT,
+        backend = isolated_backend.wrap(None, entry.name, "auto", installed.PROBE_TIMEOUT,
                                  start_timeout=installed.PROBE_TIMEOUT)
         try:
             version = backend.version()
@@ -114,7 +115,7 @@ def backends_main(argv: list[str]) -> int:
             print(f"{entry.name:<20} {'broken':<15} {_indented(f'{type(exc).__name__}: {exc}')}")
             continue
         finally:
-            if isinstance(backend, isolation.IsolatedBackend):
+            if isinstance(backend, isolated_backend.IsolatedBackend):
                 backend.close()
         print(f"{entry.name:<20} {printable(str(version)):<28} {printable(caps)}")  # a plugin's own texts
         if description:  # the plugin's own one-liner (docs/backends.md), under its line

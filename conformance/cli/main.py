@@ -13,7 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("conformance.cli.report:main", "HTML/JUnit/JSON from result files; shard merge; baseline gate"),
     "list": ("conformance.cli.listing:list_main", "list case instances (filters: --op, --domain, -k)"),
     "backends": ("conformance.cli.listing:backends_main", "installed backends, versions, capabilities"),
-    "coverage": ("conformance.coverage:coverage_main", "which attribute values the corpus exercises, and gaps"),
+    "coverage": ("conformance.cli.coverage:coverage_main", "which attribute values the corpus exercises, and gaps"),
     "repro": ("conformance.cli.repro:main", "write a standalone reproduction of one result"),
     "expectations": ("conformance.cli.expectations:main", "update an expectations file from a run's results"),
     "fuzz": ("conformance.fuzz.cli:main", "differential fuzzing against the reference"),

@@ -79,7 +79,7 @@ def make_backend(name: str, isolation: str = "auto", timeout: float = 30.0) -> B
     from conformance.backends.registry import create
 
     try:
-        from conformance.backends.isolation import wrap
+        from conformance.backends.isolation.isolated_backend import wrap
     except ImportError:
         if name.partition(":")[0] in NATIVE_ABORTING and isolation != "none":
             raise SystemExit(f"conformance fuzz: {name} can abort the process and process isolation is not "

@@ -2,7 +2,7 @@
 
 An entry is data: names, versions, attributes, inputs and outputs with their error models, the coverage
 dimensions, the fuzz profile, where its onnx node tests come from, and its OpenVINO IR layer
-(what it lowers to is the lowering table's: conformance/backends/lowering/).
+(what it lowers to is the lowering table's: conformance/backends/models/lowering/).
 The harness core reads entries and names no operator itself; the semantics (shapes, values, what the spec
 forbids) stay in ``reference/``.
 """

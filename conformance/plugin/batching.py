@@ -1,5 +1,5 @@
 """Batched execution in the plugin (--no-batch turns it off): when an item of a backend that runs batches
-(backends/batching.py) runs, the next items of that backend this process will run join it in one batch; each
+(backends/batching/dispatch.py) runs, the next items of that backend this process will run join it in one batch; each
 keeps its own answer (by node id) until it runs, and is judged by the runner as if the backend had just run it.
 
 What this process will run: under pytest-xdist, the worker's queue of items sent to it (the controller decides
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conformance.backends.batching import Batched
+from conformance.backends.batch_answer import Batched
 
 DEFAULT_SIZE = 32
 #: the most input elements of one case (larger ones run alone) and of one batch: a batch is one model in one
@@ -89,7 +89,7 @@ class Batcher:
         return self.answers.pop(nodeid, None)
 
     def _run(self, backend: Any, members: list[Any]) -> None:
-        from conformance.backends import batching
+        from conformance.backends.batching import dispatch
         from conformance.oracle import oracle_for
 
         instances, inputs, kept = [], [], []
@@ -106,21 +106,21 @@ class Batcher:
             kept.append(member)
         if len(kept) < 2:
             return  # nothing to share
-        for member, answer in zip(kept, batching.run_batch(backend, instances, inputs)):
+        for member, answer in zip(kept, dispatch.run_batch(backend, instances, inputs)):
             if answer is not None:
                 self.answers[member.nodeid] = answer
 
     def _size(self, backend: Any) -> int:
-        from conformance.backends import batching
+        from conformance.backends.batching import dispatch
 
-        return self.size or batching.preferred_size(backend) or DEFAULT_SIZE
+        return self.size or dispatch.preferred_size(backend) or DEFAULT_SIZE
 
     def _runs_batches(self, backend: Any) -> bool:
-        from conformance.backends import batching
+        from conformance.backends.batching import dispatch
 
         key = id(backend)
         if key not in self._batches:
-            self._batches[key] = batching.can_batch(backend)
+            self._batches[key] = dispatch.can_batch(backend)
         return self._batches[key]
 
     def _eligible(self, item: Any) -> bool:

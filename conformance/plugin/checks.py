@@ -26,8 +26,9 @@ def seconds(text: str) -> float:
 
 
 def memory_size(text: str) -> int:
-    """``--worker-memory``: a size (``4G``, ``512M``, bytes) or 0 for no limit (conformance/backends/memory.py)."""
-    from conformance.backends import memory
+    """``--worker-memory``: a size (``4G``, ``512M``, bytes) or 0 for no limit
+    (conformance/backends/isolation/memory.py)."""
+    from conformance.backends.isolation import memory
 
     try:
         return memory.parse(text)
@@ -37,7 +38,7 @@ def memory_size(text: str) -> int:
 
 def worker_memory(config: pytest.Config) -> int:
     """The worker memory limit: ``--worker-memory``, else the environment's, else the default."""
-    from conformance.backends import memory
+    from conformance.backends.isolation import memory
 
     chosen = config.getoption("worker_memory", None)
     if chosen is not None:

@@ -69,7 +69,7 @@ def columns(spec: str, levels: list[str], native: Backend, timeout: float, start
     env_name = cap_env(spec)
     if not levels or env_name is None:
         return [native]
-    from conformance.backends.isolation import IsolatedBackend
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     base = native.name
     here = machine.native_level()

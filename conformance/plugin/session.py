@@ -33,8 +33,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
-    from conformance.backends import installed, isolation
     from conformance.backends.base import Backend, NotInstalled
+    from conformance.backends.discovery import installed
+    from conformance.backends.isolation import isolated_backend
     from conformance.plugin import isa_axis
     from conformance.plugin.checks import worker_memory
 
@@ -59,11 +60,11 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
             timeout = config.getoption("case_timeout", 60.0)
             # --case-timeout bounds every phase, the backend's construction in its worker too, with a floor:
             # loading a runtime on a busy machine is not a case's cost (and a failed start is not retried)
-            start = max(timeout, isolation.START_TIMEOUT_FLOOR) if timeout > 0 else 0
-            native = isolation.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
+            start = max(timeout, isolated_backend.START_TIMEOUT_FLOOR) if timeout > 0 else 0
+            native = isolated_backend.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
                                     start_timeout=start, memory_limit=limit)
             for column in isa_axis.columns(spec, levels, native, timeout, start):
-                if isinstance(column, isolation.IsolatedBackend):  # an ISA column's worker: the same limits
+                if isinstance(column, isolated_backend.IsolatedBackend):  # an ISA column's worker: the same limits
                     column.memory_limit = limit
                     column.fresh = config.getoption("isolation", "auto") == "item"
                 backends.append(column)

@@ -123,7 +123,7 @@ def _supports(runtime: Backend, base: str, env: dict[str, str], instance: CaseIn
     """The backend's answer, under the column's cap when it has one (in a worker: the cap is read at load)."""
     if not env:
         return answers.support(runtime, runtime.supports(instance))
-    from conformance.backends.isolation import IsolatedBackend
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     with IsolatedBackend(base, env=env) as capped:
         return capped.supports(instance)

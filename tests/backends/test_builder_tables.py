@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance import ops
-from conformance.backends import lowering
+from conformance.backends.models import lowering
 from conformance.backends.onednn import builders as onednn_builders
 from conformance.backends.openvino import builders as openvino_builders
 from conformance.model import Case, CaseInstance, TensorSpec
@@ -77,12 +77,13 @@ def test_onnx_backends_support_what_the_lowering_table_has():
     assert "NoSuchPool" in lowering.lower(make_instance("onednn", "NoSuchPool"))
 
 
-BACKENDS = Path(lowering.__file__).resolve().parents[1]
+BACKENDS = Path(lowering.__file__).resolve().parents[2]
 #: The only backend files that may name an operator: the builder tables, the builders and the lowerings.
 BUILDER_FILES = {"openvino/builders.py", "openvino/avgpool.py", "openvino/adaptive_avgpool.py",
-                 "onednn/builders.py", "lowering/__init__.py", "lowering/pool.py", "lowering/model.py",
-                 "torch/builders.py", "openvino/maxpool.py", "lowering/openvino_maxpool.py",
-                 "lowering/onednn_maxpool.py"}
+                 "onednn/builders.py", "models/lowering/__init__.py", "models/lowering/pool.py",
+                 "models/lowering/model.py",
+                 "torch/builders.py", "openvino/maxpool.py", "models/lowering/openvino_maxpool.py",
+                 "models/lowering/onednn_maxpool.py"}
 
 
 def _named_ops(path: Path, names: set[str]) -> set[str]:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from conformance import ops
-from conformance.backends import lowering, registry
+from conformance.backends import registry
 from conformance.backends.base import OPTIONAL, Backend, BackendProtocol, Unsupported, optional
+from conformance.backends.models import lowering
 from conformance.backends.onednn import builders as onednn_builders
 from conformance.backends.openvino import builders as openvino_builders
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from conformance.backends import installed
+from conformance.backends.discovery import installed
 
 
 class _EntryPoint:

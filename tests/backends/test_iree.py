@@ -52,7 +52,7 @@ def test_float32_maxpool_with_asymmetric_pads_compiles_without_the_float64_flag(
 
 def test_only_float64_models_compile_with_demotion_off():
     from conformance.backends.iree import run_iree
-    from conformance.backends.onnx_model import build_model
+    from conformance.backends.models.single_node import build_model
 
     for dtype, extra in (("float32", ()), ("float16", ()), ("float64", run_iree.FLOAT64_FLAGS)):
         model = build_model(instance("ai.onnx", "AveragePool", 19, {"kernel_shape": [2]}, [1, 1, 4], dtype))

@@ -12,7 +12,7 @@ import yaml
 
 import conformance_reference as reference
 from conformance.backends.base import Unsupported
-from conformance.backends.lowering import LoweredModel, lower, onnx_model_for
+from conformance.backends.models.lowering import LoweredModel, lower, onnx_model_for
 from conformance.model import CaseInstance
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text

@@ -11,7 +11,7 @@ import pytest
 from test_lowering import case, expected, instances, onnx_attr
 
 import conformance_reference as reference
-from conformance.backends.lowering import LoweredModel, lower
+from conformance.backends.models.lowering import LoweredModel, lower
 from conformance.suite.expand import inputs_of
 
 

@@ -1,4 +1,4 @@
-"""ONNX MaxPool through the model the harness builds (onnx_model.build_model): two outputs, Y in the data dtype
+"""ONNX MaxPool through the model the harness builds (models/single_node.build_model): two outputs, Y in the data dtype
 and Indices int64 (opset 8 on), int8/uint8 data from opset 12, on every installed ONNX-running backend."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from conformance.backends import answers, registry
-from conformance.backends.onnx_model import build_model
+from conformance.backends.models.single_node import build_model
 from conformance.model import CaseInstance
 from conformance.runner import run_backend
 from conformance.suite.expand import expand, inputs_of

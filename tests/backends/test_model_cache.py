@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from backend_instances import instance
 
-from conformance.backends.lowering import onnx_model_for
-from conformance.backends.model_cache import ModelCache, content_hash, model_bytes
+from conformance.backends.models.cache import ModelCache, content_hash, model_bytes
+from conformance.backends.models.lowering import onnx_model_for
 
 
 def test_the_key_ignores_the_graph_name_but_not_the_geometry():

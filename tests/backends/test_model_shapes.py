@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import conformance_reference as reference
 from conformance import ops
-from conformance.backends import shapes
-from conformance.backends.onnx_model import build_model
+from conformance.backends.models import shapes
+from conformance.backends.models.single_node import build_model
 from conformance.model import Case, TensorSpec
 from conformance.ops.spec import OpEntry
 from conformance.suite.expand import expand

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from one_case import CASE
 
-from conformance.backends import installed, presence, registry
+from conformance.backends import registry
 from conformance.backends.base import NotInstalled
+from conformance.backends.discovery import installed, presence
 from conformance.backends.onednn import _lib, _wheels
 
 NO_LIBDNNL = "libdnnl.so.3 not found: set CONFORMANCE_ONEDNN_LIB, or `pip install onednn-cpu-gomp or onednn`"
@@ -146,7 +147,7 @@ def test_a_package_without_its_shared_library_is_not_installed(tmp_path: Path, m
 def test_listing_and_selecting_backends_loads_no_libdnnl():
     """The controller process must not hold a libdnnl.so.3: the oneDNN columns load theirs in their workers."""
     code = textwrap.dedent("""\
-        from conformance.backends import installed
+        from conformance.backends.discovery import installed
         installed.available(), installed.parse_selection(["all"])
         try:
             installed.check("onednn")

@@ -46,7 +46,7 @@ def creations(backend: str, env: dict[str, str] | None = None) -> list[str]:
 
 
 def _installed(backend: str) -> bool:
-    from conformance.backends import installed
+    from conformance.backends.discovery import installed
 
     return backend in installed.installed_names()
 

@@ -49,7 +49,7 @@ def test_cases_differing_only_in_values_share_one_prepared_model(backend):
 
 
 def test_a_panic_in_tract_is_a_crash_record_under_isolation():
-    from conformance.backends.isolation import IsolatedBackend
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     with IsolatedBackend("tract", timeout=60) as isolated:
         record = run_backend(instance("ai.onnx", "MaxPool", 12, {"kernel_shape": [0, 2]}, [1, 1, 4, 4],

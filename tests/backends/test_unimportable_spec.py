@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from one_case import CASE
 
-from conformance.backends import installed
-from conformance.backends.spec_check import import_problem
+from conformance.backends.discovery import installed
+from conformance.backends.discovery.spec_check import import_problem
 
 MODULES = {
     "vendor_ok": "from conformance.backends.base import Backend\n\nclass Good(Backend):\n    name = 'good'\n"
@@ -49,7 +49,7 @@ def test_why_a_spec_cannot_be_imported(modules, spec, said):
 def test_a_spec_that_imports_passes_and_our_own_need_no_child(modules, monkeypatch):
     assert import_problem("vendor_ok:Good", 60) == ""
     installed.check("vendor_ok:Good")
-    from conformance.backends import spec_check
+    from conformance.backends.discovery import spec_check
 
     monkeypatch.setattr(spec_check, "import_problem", lambda *a: pytest.fail("our backends are checked by files"))
     installed.check("onnx-reference")

@@ -66,7 +66,7 @@ def _suite(tmp_path: Path, backend: str) -> list[dict]:
 
 
 def test_plugin_is_listed_by_the_registry(installed_plugin):
-    code = ("from conformance.backends.installed import available\n"
+    code = ("from conformance.backends.discovery.installed import available\n"
             "print([(a.name, a.target, a.error) for a in available()])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "('vendor-numpy', 'vendor_numpy_pool:VendorNumpyBackend', '')" in done.stdout, done.stderr

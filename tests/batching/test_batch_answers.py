@@ -31,7 +31,7 @@ FAKES = textwrap.dedent("""\
     import numpy as np
     import conformance_reference as reference
     from conformance.backends.base import Backend
-    from conformance.backends.batching import Batched
+    from conformance.backends.batch_answer import Batched
 
     class Good(Backend):
         name = "good"

@@ -1,5 +1,5 @@
 """A record from a batch is the record of the same case run alone (timings aside), on the real backends that
-batch: a sample of the corpus through ``batching.run_batch`` and the runner, against the runner alone."""
+batch: a sample of the corpus through ``dispatch.run_batch`` and the runner, against the runner alone."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conformance import runner
-from conformance.backends import batching
+from conformance.backends.batching import dispatch
 from conformance.expectations import Expectations
 from conformance.oracle import oracle_for
 from conformance.records import item_id
@@ -54,10 +54,10 @@ def _comparable(record) -> dict:
 def test_batched_records_equal_alone_records(name):
     if importlib.util.find_spec(NEEDS[name]) is None:
         pytest.skip(f"{NEEDS[name]} is not installed")
-    from conformance.backends import isolation
+    from conformance.backends.isolation import isolated_backend
 
     # in a worker, as a run has it: a case that kills the runtime costs its record, not the test process
-    backend = isolation.IsolatedBackend(name, 120.0)
+    backend = isolated_backend.IsolatedBackend(name, 120.0)
     # as the plugin offers them: not the cases the expectations say crash or error (a crash costs the batch,
     # tests/batching/test_batch_faults.py)
     expected = Expectations.load([EXPECTATIONS / f"{name}.yaml"])
@@ -70,7 +70,7 @@ def test_batched_records_equal_alone_records(name):
 
     instances = [i for i in _instances(SAMPLES[name]) if offered(i)]
     assert len(instances) >= 20
-    answers = batching.run_batch(backend, instances, [[x.copy() for x in oracle_for(i).inputs] for i in instances])
+    answers = dispatch.run_batch(backend, instances, [[x.copy() for x in oracle_for(i).inputs] for i in instances])
     answered = sum(a is not None for a in answers)
     assert answered >= len(instances) // 2, f"only {answered} of {len(instances)} answered by the batch"
     for instance, answer in zip(instances, answers):

@@ -1,6 +1,7 @@
-"""Batched execution's fallbacks through the plugin (conformance/plugin/batching.py, backends/batching.py), with a
-small fake backend: a batch that crashes its worker, one that fails as a whole (a compile failure) and one that
-answers only some of its cases all leave every record as the alone run makes it; and batches do run."""
+"""Batched execution's fallbacks through the plugin (conformance/plugin/batching.py,
+backends/batching/dispatch.py), with a small fake backend: a batch that crashes its worker, one that fails as a
+whole (a compile failure) and one that answers only some of its cases all leave every record as the alone run
+makes it; and batches do run."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ FAKES = textwrap.dedent("""\
     import os
     import conformance_reference as reference
     from conformance.backends.base import Backend, Rejected
-    from conformance.backends.batching import Batched
+    from conformance.backends.batch_answer import Batched
 
     def log(what):
         with open(os.environ["FAKE_LOG"], "a") as f:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.cli.coverage import coverage_main
 from conformance.cli.listing import list_main
-from conformance.coverage import coverage_main
 from conformance.suite import guards
 
 
@@ -87,7 +87,7 @@ class _Entry:
 
 
 def test_backends_tells_not_installed_from_broken_with_the_whole_reason(monkeypatch, capsys):
-    from conformance.backends import installed
+    from conformance.backends.discovery import installed
     from conformance.cli.listing import backends_main
 
     long = "x" * 150 + " the end"
@@ -103,7 +103,7 @@ def test_backends_tells_not_installed_from_broken_with_the_whole_reason(monkeypa
 
 def test_backends_shows_a_plugins_description(monkeypatch, capsys):
     pytest.importorskip("onnx")
-    from conformance.backends import installed
+    from conformance.backends.discovery import installed
     from conformance.backends.onnx_reference.backend import OnnxReferenceBackend
     from conformance.cli.listing import backends_main
 

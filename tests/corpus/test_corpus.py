@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conformance import coverage
+from conformance.cli import coverage as coverage_cli
 from conformance.runner import run_reference
-from conformance.suite import onnx_node_tests
+from conformance.suite import coverage, onnx_node_tests
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import CaseFileError, load_file, load_text
 from conformance.suite.sources import imported_cases
@@ -285,9 +285,9 @@ def test_corpus_coverage_has_no_gaps():
 
 
 def test_coverage_main_exit_status_and_json(capsys):
-    assert coverage.coverage_main(["--cases", str(CASES), "--no-imports"]) == 0
+    assert coverage_cli.coverage_main(["--cases", str(CASES), "--no-imports"]) == 0
     assert "no gaps" in capsys.readouterr().out
-    assert coverage.coverage_main(["--cases", str(CASES), "--no-imports", "--json"]) == 0
+    assert coverage_cli.coverage_main(["--cases", str(CASES), "--no-imports", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["gap"] is False and len(data["specs"]) == len(coverage.seed_specs())
 
@@ -310,7 +310,7 @@ def test_a_synthetic_corpus_with_a_gap_is_reported(tmp_path, capsys):
             attributes: {kernel: [0, 2], strides: [1, 1], pads_begin: [0, 0], pads_end: [0, 0], exclude_pad: false}
             inputs: {x: {shape: [1, 1, 4, 4], random: {seed: 2}}}
     """))
-    assert coverage.coverage_main(["--cases", str(tmp_path), "--json"]) == 1
+    assert coverage_cli.coverage_main(["--cases", str(tmp_path), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     onednn = next(s for s in data["specs"] if s["spec"] == "onednn/AvgPool-1")
     missing = onednn["dimensions"]
@@ -321,5 +321,5 @@ def test_a_synthetic_corpus_with_a_gap_is_reported(tmp_path, capsys):
     assert missing["rank"]["missing"] == ["1-D", "3-D"]
     onnx22 = next(s for s in data["specs"] if s["spec"] == "ai.onnx/AveragePool-22")
     assert onnx22["instances"] == 0 and onnx22["gap"] is True
-    assert coverage.coverage_main(["--cases", str(tmp_path)]) == 1
+    assert coverage_cli.coverage_main(["--cases", str(tmp_path)]) == 1
     assert "MISSING: NCX" in capsys.readouterr().out

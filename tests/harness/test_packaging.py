@@ -82,7 +82,7 @@ def test_every_documented_install_names_our_own_distribution():
     example plugin give must name ours (pyproject's name), and the messages' hints use the same constant."""
     import re
 
-    from conformance.backends.presence import extra
+    from conformance.backends.discovery.presence import extra
     from conformance.shipped import DISTRIBUTION
 
     ours = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)

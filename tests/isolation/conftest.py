@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from isolation_helpers import alive, spec_of
 
-from conformance.backends import isolation
+from conformance.backends.isolation import isolated_backend
 
 
 @pytest.fixture
 def isolated():
     """``isolated(cls, timeout=...)``: an IsolatedBackend over a fake, closed after the test."""
-    made: list[isolation.IsolatedBackend] = []
+    made: list[isolated_backend.IsolatedBackend] = []
 
-    def make(cls: type, timeout: float = 30.0) -> isolation.IsolatedBackend:
-        backend = isolation.IsolatedBackend(spec_of(cls), timeout)
+    def make(cls: type, timeout: float = 30.0) -> isolated_backend.IsolatedBackend:
+        backend = isolated_backend.IsolatedBackend(spec_of(cls), timeout)
         made.append(backend)
         return backend
 

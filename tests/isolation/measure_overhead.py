@@ -16,7 +16,7 @@ from isolation_helpers import make_instance  # noqa: E402
 from test_onednn_isolated import avg_pool  # noqa: E402
 
 from conformance import runner  # noqa: E402
-from conformance.backends import isolation  # noqa: E402
+from conformance.backends.isolation import isolated_backend  # noqa: E402
 
 
 def timed(backend, cases) -> float:
@@ -37,7 +37,7 @@ def main(n: int) -> None:
         local = cls()
         inproc = timed(local, cases)
         start = time.perf_counter()
-        with isolation.IsolatedBackend(spec, 60, local=local) as isolated:
+        with isolated_backend.IsolatedBackend(spec, 60, local=local) as isolated:
             isolated.version()
             startup = time.perf_counter() - start
             iso = timed(isolated, cases)

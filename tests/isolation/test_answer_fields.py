@@ -11,8 +11,9 @@ import pytest
 from isolation_helpers import make_instance, spec_of
 
 from conformance import runner
-from conformance.backends import answers, isolation
+from conformance.backends import answers
 from conformance.backends.base import Answer
+from conformance.backends.isolation import isolated_backend
 from conformance.records import written
 
 ISOLATED = pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "isolated"])
@@ -22,7 +23,7 @@ def _run(cls: type, isolated: bool, instance=None):
     instance = instance or make_instance()
     if not isolated:
         return runner.run_backend(instance, cls())
-    with isolation.IsolatedBackend(spec_of(cls), 30.0) as backend:
+    with isolated_backend.IsolatedBackend(spec_of(cls), 30.0) as backend:
         return runner.run_backend(instance, backend)
 
 

@@ -9,8 +9,9 @@ import pytest
 from isolation_helpers import make_instance, spec_of
 
 from conformance import runner
-from conformance.backends import answers, isolation
+from conformance.backends import answers
 from conformance.backends.base import Support
+from conformance.backends.isolation import isolated_backend
 
 BAD = [
     (fakes.NoneSupportBackend, "supports() returned None (NoneType), not a Support"),
@@ -25,7 +26,7 @@ def _run(cls: type, isolated: bool, instance=None):
     instance = instance or make_instance()
     if not isolated:
         return runner.run_backend(instance, cls())
-    with isolation.IsolatedBackend(spec_of(cls), 30.0) as backend:
+    with isolated_backend.IsolatedBackend(spec_of(cls), 30.0) as backend:
         return runner.run_backend(instance, backend)
 
 
@@ -55,7 +56,7 @@ def test_a_real_false_is_unsupported_and_a_correct_backend_still_passes(isolated
 def test_capabilities_of_the_wrong_type_are_refused_isolated_or_not():
     with pytest.raises(answers.BadAnswer, match=r"capabilities\(\) returned \['AveragePool'\]"):
         answers.capabilities(fakes.BadCapabilitiesBackend(), fakes.BadCapabilitiesBackend().capabilities())
-    with isolation.IsolatedBackend(spec_of(fakes.BadCapabilitiesBackend), 30.0) as backend:
+    with isolated_backend.IsolatedBackend(spec_of(fakes.BadCapabilitiesBackend), 30.0) as backend:
         with pytest.raises(answers.BadAnswer, match="fake_bad|BadCapabilitiesBackend"):
             backend.capabilities()
         assert backend.version().startswith("1.0")  # the rest of the plugin still answers

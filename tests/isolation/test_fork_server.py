@@ -13,7 +13,7 @@ import pytest
 from isolation_helpers import alive, make_instance, spec_of
 
 from conformance import runner
-from conformance.backends import isolation
+from conformance.backends.isolation import isolated_backend
 
 ABORT = make_instance("bad", {"kernel_shape": [2, 2], "fault": "abort"}, expect_error=True)
 SEGV = make_instance("segv", {"kernel_shape": [2, 2], "fault": "segv"}, expect_error=True)
@@ -25,7 +25,7 @@ def parent_of(pid: int) -> int:
         return int(stat.read().rsplit(")", 1)[1].split()[1])
 
 
-def after_a_loss(backend: isolation.IsolatedBackend) -> isolation.IsolatedBackend:
+def after_a_loss(backend: isolated_backend.IsolatedBackend) -> isolated_backend.IsolatedBackend:
     """The column lost its worker once and ran a case since: its current worker is the first one after the loss
     (no spare: it is started when the case needs it)."""
     backend.spares = False
@@ -84,7 +84,7 @@ def test_a_hang_in_a_forked_worker_is_a_timeout_and_the_next_case_runs(isolated)
 
 
 def test_the_columns_environment_reaches_forked_workers():
-    backend = isolation.IsolatedBackend(spec_of(fakes.CappedBackend), 5, env={"FAKE_MAX_CPU_ISA": "AVX2"})
+    backend = isolated_backend.IsolatedBackend(spec_of(fakes.CappedBackend), 5, env={"FAKE_MAX_CPU_ISA": "AVX2"})
     try:
         after_a_loss(backend)
         assert parent_of(backend.pid) == backend._server.proc.pid

@@ -10,7 +10,7 @@ import pytest
 from isolation_helpers import make_instance, spec_of
 
 from conformance import machine, runner
-from conformance.backends import isolation
+from conformance.backends.isolation import isolated_backend
 from conformance.plugin import isa_axis
 
 
@@ -21,7 +21,7 @@ def capped(monkeypatch):
     made = []
     yield made
     for backend in made:
-        if isinstance(backend, isolation.IsolatedBackend):
+        if isinstance(backend, isolated_backend.IsolatedBackend):
             backend.close()
 
 
@@ -69,7 +69,8 @@ def _installed(name: str) -> bool:
 def test_onednn_reports_the_cap_as_its_effective_isa():
     if machine.native_level() in ("", "sse41", "avx", "avx2"):
         pytest.skip("this CPU is at avx2 or below: nothing to cap")
-    with isolation.IsolatedBackend("onednn", 60, env={"ONEDNN_MAX_CPU_ISA": "AVX2"}, column="onednn@avx2") as capped:
+    env = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
+    with isolated_backend.IsolatedBackend("onednn", 60, env=env, column="onednn@avx2") as capped:
         assert capped.isa_level() == "avx2"
-    with isolation.IsolatedBackend("onednn", 60) as native:
+    with isolated_backend.IsolatedBackend("onednn", 60) as native:
         assert native.isa_level() == machine.native_level()

@@ -11,8 +11,8 @@ import pytest
 from isolation_helpers import alive, make_instance, spec_of
 
 from conformance import runner
-from conformance.backends import isolation
 from conformance.backends.base import Answer, Backend, Crashed, Rejected, TimedOut, Unsupported
+from conformance.backends.isolation import isolated_backend
 from conformance.suite.expand import inputs_of
 
 FAULTS = [
@@ -92,7 +92,7 @@ def test_exceptions_keep_their_kind(isolated):
     with pytest.raises(TypeError, match="adapter bug") as builtin:  # not a rejection: the builtin type itself
         isolated(fakes.TypeErrorBackend).run(case, inputs)
     assert type(builtin.value) is TypeError
-    with pytest.raises(isolation.RemoteError) as custom:
+    with pytest.raises(isolated_backend.RemoteError) as custom:
         isolated(fakes.CustomRaisingBackend).run(case, inputs)
     assert type(custom.value).__name__ == "CustomError" and str(custom.value) == "the runtime says no"
     assert "raise CustomError" in custom.value.remote_traceback
@@ -104,7 +104,7 @@ def test_exceptions_keep_their_kind(isolated):
 
 def test_attributes_are_forwarded_without_starting_a_worker():
     local = fakes.CorrectBackend()
-    backend = isolation.wrap(local, spec_of(fakes.CorrectBackend), "process", 5)
+    backend = isolated_backend.wrap(local, spec_of(fakes.CorrectBackend), "process", 5)
     with backend:
         assert backend.name == "fake-correct" and backend.tolerance_scale == 1.0 and backend.pid is None
         assert backend.version() == f"1.0 pid {backend.pid}" != f"1.0 pid {os.getpid()}"
@@ -128,12 +128,12 @@ def test_timeout_kills_the_workers_children(isolated, tmp_path, monkeypatch):
 
 
 def test_no_worker_survives_shutdown():
-    backends = [isolation.IsolatedBackend(spec_of(fakes.CorrectBackend), 10) for _ in range(3)]
+    backends = [isolated_backend.IsolatedBackend(spec_of(fakes.CorrectBackend), 10) for _ in range(3)]
     for backend in backends:
         assert runner.run_backend(make_instance(), backend).status == "pass"
     pids = [b.pid for b in backends]
     assert all(pid is not None and alive(pid) for pid in pids)
-    isolation.shutdown_all()  # what atexit runs
+    isolated_backend.shutdown_all()  # what atexit runs
     assert all(not alive(pid) for pid in pids)
     assert all(b.pid is None for b in backends)
 
@@ -145,24 +145,24 @@ class PlainBackend(Backend):
 def test_wrap_modes():
     plain, native = PlainBackend(), fakes.CorrectBackend()
     spec = spec_of(fakes.CorrectBackend)
-    assert isolation.wrap(plain, "plain", "none", 60) is plain
-    assert isolation.wrap(native, spec, "none", 60) is native
-    assert isolation.wrap(plain, "plain", "auto", 60) is plain
+    assert isolated_backend.wrap(plain, "plain", "none", 60) is plain
+    assert isolated_backend.wrap(native, spec, "none", 60) is native
+    assert isolated_backend.wrap(plain, "plain", "auto", 60) is plain
     for mode, local in (("auto", native), ("process", plain)):
-        wrapped = isolation.wrap(local, spec, mode, 7)
-        assert isinstance(wrapped, isolation.IsolatedBackend) and wrapped.timeout == 7
+        wrapped = isolated_backend.wrap(local, spec, mode, 7)
+        assert isinstance(wrapped, isolated_backend.IsolatedBackend) and wrapped.timeout == 7
         assert wrapped.name == local.name and wrapped.pid is None  # lazy: no worker yet
-    assert isinstance(isolation.wrap(None, spec, "auto", 60), isolation.IsolatedBackend)
+    assert isinstance(isolated_backend.wrap(None, spec, "auto", 60), isolated_backend.IsolatedBackend)
     with pytest.raises(ValueError, match="isolation mode"):
-        isolation.wrap(plain, "plain", "sometimes", 60)
+        isolated_backend.wrap(plain, "plain", "sometimes", 60)
 
 
 def test_registry_specs_resolve_in_the_worker():
     from conformance.backends.onednn.backend import OneDnnBackend
 
     assert OneDnnBackend.isolate is True
-    assert isinstance(isolation.create_backend("onednn"), OneDnnBackend)
-    assert isinstance(isolation.create_backend(spec_of(fakes.CorrectBackend)), fakes.CorrectBackend)
+    assert isinstance(isolated_backend.create_backend("onednn"), OneDnnBackend)
+    assert isinstance(isolated_backend.create_backend(spec_of(fakes.CorrectBackend)), fakes.CorrectBackend)
 
 
 def test_a_forked_copy_of_the_parent_leaves_the_worker_alone(isolated):
@@ -172,7 +172,7 @@ def test_a_forked_copy_of_the_parent_leaves_the_worker_alone(isolated):
     child = os.fork()
     if child == 0:  # what a forked child's atexit would do; it must not stop the parent's worker
         try:
-            isolation.shutdown_all()
+            isolated_backend.shutdown_all()
         finally:
             os._exit(0)
     assert os.waitpid(child, 0)[1] == 0
@@ -205,7 +205,8 @@ def test_a_crash_reported_by_the_backend_keeps_the_worker(isolated):
 
 def test_a_protocol_only_plugin_gets_the_optional_defaults_in_and_out_of_the_worker(isolated):
     local = fakes.ProtocolOnlyBackend()
-    assert isolation.wrap(local, spec_of(fakes.ProtocolOnlyBackend), "auto", 5) is local  # no ``isolate``: in-process
+    # no ``isolate``: in-process
+    assert isolated_backend.wrap(local, spec_of(fakes.ProtocolOnlyBackend), "auto", 5) is local
     assert runner.run_backend(make_instance(), local).status == "pass"
     backend = isolated(fakes.ProtocolOnlyBackend)
     record = runner.run_backend(make_instance(), backend)
@@ -217,7 +218,7 @@ def test_the_answer_of_run_comes_back_from_the_worker_whole():
     pytest.importorskip("onnx")
     attributes = {"kernel": [2, 2], "strides": [2, 2], "pads_begin": [0, 0], "pads_end": [0, 0], "exclude-pad": True}
     case = make_instance(attributes=attributes, domain="openvino", op="AvgPool", version=1)
-    with isolation.IsolatedBackend("onnx-reference", 60) as backend:
+    with isolated_backend.IsolatedBackend("onnx-reference", 60) as backend:
         record = runner.run_backend(case, backend)
         assert record.status == "pass", record.reason
         assert record.lowered.startswith("openvino AvgPool-1 -> ai.onnx AveragePool")

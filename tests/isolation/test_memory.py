@@ -12,11 +12,11 @@ import pytest
 from isolation_helpers import make_instance, spec_of
 
 from conformance import runner
-from conformance.backends import isolation, memory
+from conformance.backends.isolation import isolated_backend, memory
 
 
 def test_a_leaking_plugin_crashes_the_case_that_crosses_the_limit_and_the_next_starts_afresh():
-    with isolation.IsolatedBackend(spec_of(fakes.LeakingBackend), 30.0, memory_limit=300 << 20) as backend:
+    with isolated_backend.IsolatedBackend(spec_of(fakes.LeakingBackend), 30.0, memory_limit=300 << 20) as backend:
         records = [runner.run_backend(make_instance(f"c{i}"), backend) for i in range(6)]
     statuses = [r.status for r in records]
     assert "crash" in statuses and statuses[0] == "pass", statuses
@@ -26,14 +26,14 @@ def test_a_leaking_plugin_crashes_the_case_that_crosses_the_limit_and_the_next_s
 
 
 def test_a_runaway_case_is_stopped_mid_case():
-    with isolation.IsolatedBackend(spec_of(fakes.HoggingBackend), 60.0, memory_limit=200 << 20) as backend:
+    with isolated_backend.IsolatedBackend(spec_of(fakes.HoggingBackend), 60.0, memory_limit=200 << 20) as backend:
         record = runner.run_backend(make_instance(), backend)
     assert record.status == "crash" and "over its limit of 200 MiB" in record.reason
     assert record.duration_s < 30
 
 
 def test_a_plugins_child_processes_count_toward_the_limit():
-    with isolation.IsolatedBackend(spec_of(fakes.ChildHoggingBackend), 60.0, memory_limit=200 << 20) as backend:
+    with isolated_backend.IsolatedBackend(spec_of(fakes.ChildHoggingBackend), 60.0, memory_limit=200 << 20) as backend:
         record = runner.run_backend(make_instance(), backend)
     assert record.status == "crash" and "over its limit of 200 MiB" in record.reason, record.reason
     assert "in its child processes" in record.reason
@@ -64,10 +64,10 @@ def test_a_stale_figure_of_ended_children_never_kills():
 
 def test_zero_means_no_limit_and_the_default_is_4_gib(monkeypatch):
     monkeypatch.delenv(memory.ENV, raising=False)
-    assert isolation.IsolatedBackend("x", 1.0).memory_limit == 4 << 30
+    assert isolated_backend.IsolatedBackend("x", 1.0).memory_limit == 4 << 30
     monkeypatch.setenv(memory.ENV, "512M")
-    assert isolation.IsolatedBackend("x", 1.0).memory_limit == 512 << 20
-    with isolation.IsolatedBackend(spec_of(fakes.LeakingBackend), 30.0, memory_limit=0) as backend:
+    assert isolated_backend.IsolatedBackend("x", 1.0).memory_limit == 512 << 20
+    with isolated_backend.IsolatedBackend(spec_of(fakes.LeakingBackend), 30.0, memory_limit=0) as backend:
         assert [runner.run_backend(make_instance(f"c{i}"), backend).status for i in range(5)] == ["pass"] * 5
 
 

@@ -9,7 +9,7 @@ import pytest
 from isolation_helpers import alive, make_instance
 
 from conformance import runner
-from conformance.backends import isolation
+from conformance.backends.isolation import isolated_backend
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +21,8 @@ def onednn():
         graph_api.version()
     except OSError as e:
         pytest.skip(f"libdnnl.so.3 cannot be loaded: {e}")
-    backend = isolation.wrap(OneDnnBackend(), "onednn", "auto", 60)
-    assert isinstance(backend, isolation.IsolatedBackend)
+    backend = isolated_backend.wrap(OneDnnBackend(), "onednn", "auto", 60)
+    assert isinstance(backend, isolated_backend.IsolatedBackend)
     yield backend
     pid = backend.pid
     backend.close()

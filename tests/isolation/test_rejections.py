@@ -8,8 +8,8 @@ import pytest
 from isolation_helpers import make_instance, spec_of
 
 from conformance import runner
-from conformance.backends import isolation
 from conformance.backends.base import Backend, Rejected
+from conformance.backends.isolation import isolated_backend
 
 
 class RuntimeValidationError(Exception):
@@ -90,9 +90,9 @@ def test_a_rejection_of_a_valid_case_is_an_error_with_the_runtimes_words():
 
 def test_an_onnx_backend_module_without_prepare_passes_nothing():
     """The probe: ``--backend=onnx-backend:json`` passed all 93 negative cases on AttributeError."""
-    backend = isolation.wrap(None, "onnx-backend:json", "auto", 30)
+    backend = isolated_backend.wrap(None, "onnx-backend:json", "auto", 30)
     try:
-        assert isinstance(backend, isolation.IsolatedBackend)  # not our code: isolated by default
+        assert isinstance(backend, isolated_backend.IsolatedBackend)  # not our code: isolated by default
         record = runner.run_backend(negative("kernel_zero"), backend)
         assert record.status == "error" and "AttributeError" in record.reason, record.reason
     finally:
@@ -100,8 +100,8 @@ def test_an_onnx_backend_module_without_prepare_passes_nothing():
 
 
 def test_spec_of_fakes_is_isolated_by_default():
-    backend = isolation.wrap(None, spec_of(Raising), "auto", 30)
+    backend = isolated_backend.wrap(None, spec_of(Raising), "auto", 30)
     try:
-        assert isinstance(backend, isolation.IsolatedBackend)
+        assert isinstance(backend, isolated_backend.IsolatedBackend)
     finally:
         backend.close()

@@ -15,8 +15,8 @@ import pytest
 from isolation_helpers import make_instance, spec_of
 
 from conformance import runner
-from conformance.backends import isolation
 from conformance.backends.base import Backend
+from conformance.backends.isolation import isolated_backend
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,9 +50,9 @@ class RaisingConstructor(Backend):
     (RaisingConstructor, "error", "backend unavailable", 120),
 ])
 def test_a_broken_constructor_costs_its_own_records_once(cls, status, words, start):
-    backend = isolation.wrap(None, spec_of(cls), "auto", 3, start_timeout=start)
+    backend = isolated_backend.wrap(None, spec_of(cls), "auto", 3, start_timeout=start)
     try:
-        assert isinstance(backend, isolation.IsolatedBackend)
+        assert isinstance(backend, isolated_backend.IsolatedBackend)
         assert backend.name == spec_of(cls)  # named by its spec: it never started
         first = runner.run_backend(make_instance("a", expect_error=True), backend)
         start = time.monotonic()
@@ -66,7 +66,7 @@ def test_a_broken_constructor_costs_its_own_records_once(cls, status, words, sta
 
 def test_a_case_fault_in_an_unflagged_plugin_is_still_isolated():
     class_ = fakes.CorrectBackend  # isolate = True on the fake; a module:Class spec is isolated regardless
-    backend = isolation.wrap(None, spec_of(class_), "auto", 5, start_timeout=120)
+    backend = isolated_backend.wrap(None, spec_of(class_), "auto", 5, start_timeout=120)
     try:
         for fault, status in (("segv", "crash"), ("abort", "crash"), ("exit", "crash"), ("hang", "timeout")):
             case = make_instance(fault, {"kernel_shape": [2, 2], "fault": fault}, expect_error=True)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends import presence
+from conformance.backends.discovery import presence
 from conformance.backends.iree import run_iree
 from conformance.backends.iree.cache import ModuleCache
 from conformance.backends.onnx_base import OnnxModelBackend

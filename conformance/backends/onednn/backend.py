@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 
 from conformance import ops
-from conformance.backends import presence
 from conformance.backends.base import Backend, NotInstalled, Support, Unsupported
+from conformance.backends.discovery import presence
 from conformance.backends.export import copy_standalone, write_runner
+from conformance.backends.models.shapes import output_dtypes, output_ranks
 from conformance.backends.onednn import _lib, _wheels, builders
 from conformance.backends.onednn import graph_api as g
 from conformance.backends.onednn.single_op import GraphOp, LibraryUnsupported, run_op
-from conformance.backends.shapes import output_dtypes, output_ranks
 from conformance.model import CaseInstance
 
 HERE = Path(__file__).parent

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends import presence
+from conformance.backends.discovery import presence
 from conformance.backends.onnx_base import OnnxModelBackend
 from conformance.backends.onnx_reference.run_onnx_reference import evaluate
 

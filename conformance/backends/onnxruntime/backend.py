@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends import presence
+from conformance.backends.discovery import presence
 from conformance.backends.onnx_base import OnnxModelBackend
 from conformance.backends.onnxruntime.run_onnxruntime import create_session, run_session
 

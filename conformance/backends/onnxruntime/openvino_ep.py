@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.backends import presence
+from conformance.backends.discovery import presence
 from conformance.backends.onnxruntime.backend import OnnxRuntimeBackend
 from conformance.backends.onnxruntime.run_onnxruntime import NO_CPU_FALLBACK
 from conformance.backends.openvino.runtime import no_kernel_caches

@@ -7,7 +7,7 @@ one table, so adding an op to both is adding one builder (docs/backends.md, "Add
 Nothing here imports openvino at import time: listing backends must work where it is not installed.
 """
 
-from conformance.backends import presence
+from conformance.backends.discovery import presence
 
 
 def check_installed() -> None:

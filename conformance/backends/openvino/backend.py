@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 
 from conformance import ops
-from conformance.backends import lowering
 from conformance.backends import openvino as openvino_package
 from conformance.backends.base import Answer, Backend, Support, Unsupported
-from conformance.backends.batching import Batched
-from conformance.backends.onnx_model import build_model as build_onnx_model
+from conformance.backends.batch_answer import Batched
+from conformance.backends.models import lowering
+from conformance.backends.models.single_node import build_model as build_onnx_model
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.messages import case_messages
 from conformance.backends.openvino.runtime import compile_model, read, run_compiled

@@ -1,4 +1,4 @@
-"""Batched execution for the OpenVINO backends (backends/batching.py): compile one ``openvino.Model`` holding many
+"""Batched execution for the OpenVINO backends (batching/dispatch.py): compile one ``openvino.Model`` holding many
 cases' models side by side, run it once, and split its outputs per case.
 
 ``compile_model`` costs 40-50 ms per model on the CPU plugin whatever the model's size, against well under a
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends.batching import Batched
+from conformance.backends.batch_answer import Batched
 from conformance.backends.openvino.runtime import compile_model, run_compiled
 from conformance.model import CaseInstance
 

@@ -29,7 +29,7 @@ def onnx_model(case: CaseInstance, folder: Path, device: str) -> dict[str, Any]:
     the backend reads it."""
     import onnx
 
-    from conformance.backends.lowering import onnx_model_for
+    from conformance.backends.models.lowering import onnx_model_for
 
     model, feeds, lowering = onnx_model_for(case)
     onnx.save_model(model, str(folder / "model.onnx"))

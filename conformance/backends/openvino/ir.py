@@ -18,9 +18,9 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from conformance import ops
+from conformance.backends.models.shapes import output_ranks
 from conformance.backends.openvino import builders
 from conformance.backends.openvino.opset import ELEMENT_TYPES, PRECISIONS
-from conformance.backends.shapes import output_ranks
 from conformance.model import CaseInstance
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from conformance.backends import openvino as openvino_package
 from conformance.backends.base import Answer, Backend, Support, Unsupported
-from conformance.backends.batching import Batched
+from conformance.backends.batch_answer import Batched
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
 from conformance.backends.openvino.messages import case_messages

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends import presence
 from conformance.backends.base import Backend, Support, Unsupported
+from conformance.backends.discovery import presence
 from conformance.backends.export import write_runner
 from conformance.backends.torch import builders, run_torch
 from conformance.model import CaseInstance

@@ -1,9 +1,9 @@
 """tract: Sonos' Rust ONNX inference engine through its Python bindings (PyPI ``tract``).
 
-``ai.onnx`` cases run as the harness's single-node model (onnx_model.build_model); OpenVINO and oneDNN cases
-through an exact ONNX lowering where one exists (lowering/, ``Answer.lowering``). tract loads, analyses and
+``ai.onnx`` cases run as the harness's single-node model (models/single_node.build_model); OpenVINO and oneDNN cases
+through an exact ONNX lowering where one exists (models/lowering/, ``Answer.lowering``). tract loads, analyses and
 optimises each model (tract/run_tract.py, the same file an exported reproduction runs); prepared models are
-kept per content (onnx_base.py); cases run in batches where they can (onnx_batch.py). Native code:
+kept per content (onnx_base.py); cases run in batches where they can (batching/onnx_graph.py). Native code:
 isolated under ``--isolation=auto``.
 """
 
@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends import presence
 from conformance.backends.base import Answer, Support, Unsupported
+from conformance.backends.batching.onnx_graph import OnnxBatchMixin
+from conformance.backends.discovery import presence
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.backends.onnx_batch import OnnxBatchMixin
 from conformance.backends.tract.run_tract import load, run_runnable
 from conformance.model import CaseInstance
 

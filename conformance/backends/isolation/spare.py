@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 
-from conformance.backends.fork_server import ForkServer
-from conformance.backends.worker_process import WorkerProcess
+from conformance.backends.isolation.fork_server import ForkServer
+from conformance.backends.isolation.worker_process import WorkerProcess
 
 
 class Spare:

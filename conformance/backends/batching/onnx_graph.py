@@ -1,4 +1,4 @@
-"""Batched execution for an ONNX-model backend (backends/batching.py): many cases' ONNX models side by side in one
+"""Batched execution for an ONNX-model backend (batching/dispatch.py): many cases' ONNX models side by side in one
 graph, prepared once (tract's load, analysis and optimisation: ~20 ms per model, whatever its size), run once.
 
 Each case's model is the one ``run`` prepares alone (onnx_model_for: the single node, or its exact lowering);
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import onnx
 
-from conformance.backends.batching import Batched
-from conformance.backends.lowering import feed_inputs, onnx_model_for
-from conformance.backends.model_cache import model_bytes
+from conformance.backends.batch_answer import Batched
+from conformance.backends.models.cache import model_bytes
+from conformance.backends.models.lowering import feed_inputs, onnx_model_for
 from conformance.model import CaseInstance
 
 

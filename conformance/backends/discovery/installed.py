@@ -72,7 +72,7 @@ def check(spec: str, imports: bool = True) -> None:
     if ep is not None and is_ours(spec):
         ep.load().check_installed()
     elif imports and (ep is not None or ":" in spec):
-        from conformance.backends.spec_check import import_problem
+        from conformance.backends.discovery.spec_check import import_problem
 
         problem = import_problem(spec, PROBE_TIMEOUT)
         if problem:
@@ -81,7 +81,7 @@ def check(spec: str, imports: bool = True) -> None:
 
 def _probe_isolated(name: str) -> None:
     from conformance.backends.answers import BadAnswer
-    from conformance.backends.isolation import IsolatedBackend
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     with IsolatedBackend(name, PROBE_TIMEOUT, start_timeout=PROBE_TIMEOUT) as backend:
         try:

@@ -24,12 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends import answers, fork_server, memory
-from conformance.backends._worker import RemoteError, create_backend, describe_exit, rebuild
+from conformance.backends import answers
 from conformance.backends.base import Answer, Backend, Crashed, Support, TimedOut, Unavailable, optional
-from conformance.backends.fork_server import ForkServer
-from conformance.backends.spare import Spare
-from conformance.backends.worker_process import Died, Late, WorkerProcess
+from conformance.backends.isolation import fork_server, memory
+from conformance.backends.isolation.fork_server import ForkServer
+from conformance.backends.isolation.spare import Spare
+from conformance.backends.isolation.worker_main import RemoteError, create_backend, describe_exit, rebuild
+from conformance.backends.isolation.worker_process import Died, Late, WorkerProcess
 from conformance.model import CaseInstance
 
 __all__ = ["IsolatedBackend", "RemoteError", "create_backend", "describe_exit", "rebuild", "shutdown_all",

@@ -13,8 +13,8 @@ Everything else (NaN windows, ties, +-inf) is the same rule under both specs, so
 
 from __future__ import annotations
 
-from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
-from conformance.backends.lowering.pool import _DNNL_AUTO_PAD, _check_known, _geometry, _onednn_nxc
+from conformance.backends.models.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
+from conformance.backends.models.lowering.pool import _DNNL_AUTO_PAD, _check_known, _geometry, _onednn_nxc
 from conformance.model import CaseInstance
 
 _ONEDNN_ATTRIBUTES = {"kernel", "strides", "pads_begin", "pads_end", "rounding_type", "auto_pad", "data_format",

@@ -4,7 +4,7 @@ A fresh interpreter (``python -c BOOT SYS_PATH SPEC CTL_FD``) imports what the c
 worker's own modules, the backend's module and through it the runtime's Python package — and constructs
 nothing. Then, per request on its control socket (a SOCK_SEQPACKET socket carrying the new worker's request
 pipe, response pipe and log file as SCM_RIGHTS), it forks a child that becomes an isolation worker exactly as a
-spawned one would (``_worker.main``), in its own session with fds 1 and 2 on the log. A worker so costs a fork
+spawned one would (``worker_main.main``), in its own session with fds 1 and 2 on the log. A worker so costs a fork
 and the backend's constructor, not an interpreter start and the imports (~0.3 s of CPU each, paid again after
 every crash of a column that crashes often).
 
@@ -15,7 +15,7 @@ than the interpreter had before it (numpy's BLAS thread pool is there before, an
 
 Messages: ``fork`` (+3 fds) -> ``pid N`` or ``fail TEXT``; unprompted ``exit PID RETURNCODE`` once a child is
 reaped (a Popen-style return code: negative for a signal). EOF on the socket: the parent is gone; the server
-exits, and its children notice they lost their parent (``_worker._watch_parent``) or their request pipe.
+exits, and its children notice they lost their parent (``worker_main._watch_parent``) or their request pipe.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ import time
 # top level as a spawned one does, so a crash's stack (in its record's log tail) has the same frames
 BOOT = (
     "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-    "from conformance.backends._fork_server import main; argv = main(sys.argv[2:]); "
-    "from conformance.backends._worker import main; main(argv)"
+    "from conformance.backends.isolation.fork_server_main import main; argv = main(sys.argv[2:]); "
+    "from conformance.backends.isolation.worker_main import main; main(argv)"
 )
 MAX_MESSAGE = 4096
 SETTLE_S = 2.0  # how long the imports' own threads may take to end before the server declines to fork
@@ -49,11 +49,11 @@ def _preload(spec: str) -> bool:
     """Import the column's modules; whether forking is still safe afterwards (no thread the imports started)."""
     import numpy  # noqa: F401 - before the baseline: its BLAS thread pool is there in every worker, fork-aware
 
-    from conformance.backends import _worker
+    from conformance.backends.isolation import worker_main
 
     baseline = _threads()
     try:
-        _worker.preload(spec)
+        worker_main.preload(spec)
     except Exception:  # noqa: BLE001 - the child's own construction reports it, as a spawned worker's would
         pass
     # an import may run a short-lived thread (openvino's package does, for ~50 ms): wait for it to end

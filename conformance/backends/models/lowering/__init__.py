@@ -19,9 +19,9 @@ import onnx
 
 from conformance import ops
 from conformance.backends.base import Support, Unsupported
-from conformance.backends.lowering import onednn_maxpool, openvino_maxpool, pool
-from conformance.backends.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
-from conformance.backends.onnx_model import build_model
+from conformance.backends.models.lowering import onednn_maxpool, openvino_maxpool, pool
+from conformance.backends.models.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
+from conformance.backends.models.single_node import build_model
 from conformance.model import CaseInstance
 
 __all__ = ["LOWERINGS", "OPSET_FOR_DTYPE", "Lowering", "LoweredModel", "NoLowering", "capabilities",

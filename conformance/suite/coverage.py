@@ -1,19 +1,15 @@
-"""Which attribute values, ranks, dtypes and layouts the case corpus exercises, per spec version, and the gaps.
-
-    conformance coverage [--cases DIR ...] [--json] [--no-imports] [--all]
+"""Which attribute values, ranks, dtypes and layouts the case corpus exercises, per spec version, and the gaps
+(``conformance coverage`` prints it: cli/coverage.py).
 
 Every registered spec version (the op registry, conformance/ops/) declares its dimensions: every enum value,
 every boolean, every spatial rank the op's text defines (1-D, 2-D, 3-D for the pools; ``Schema.spatial_ranks``),
 every dtype the spec allows (the type constraint of the op's schema), every auto_pad x rounding combination, for oneDNN
 every layout. Only valid cases count (a negative case exercises nothing); an attribute left out counts as its
-default value. Exit status 1 when a registered spec version has a gap (or no case at all).
+default value.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -124,63 +120,3 @@ def load_corpus(dirs: Sequence[Path], imports: bool = True) -> tuple[list[CaseIn
     errors: list[str] = []
     instances = [instance for _, instance in corpus.instances(dirs, on_error=errors.append, imports=imports)]
     return instances, errors
-
-
-def default_case_dirs() -> list[Path]:
-    from conformance.shipped import default_case_dirs as shipped
-
-    return shipped()
-
-
-# ---- output ------------------------------------------------------------------------------------------------
-
-def format_table(report: list[SpecCoverage], show_all: bool = False) -> str:
-    lines = []
-    for entry in report:
-        status = "GAP" if entry.has_gap else "ok"
-        lines.append(f"{entry.spec}  ({entry.instances} valid instances)  {status}")
-        if entry.instances == 0:
-            lines.append("    no valid case at all")
-        for name, values in entry.expected.items():
-            counts = entry.exercised.get(name, Counter())
-            missing = entry.gaps.get(name, [])
-            if missing or show_all or len(values) <= 4:
-                shown = ", ".join(f"{v}:{counts[v]}" for v in values)
-                flag = f"   MISSING: {', '.join(missing)}" if missing else ""
-                lines.append(f"    {name:<26} {shown}{flag}")
-            else:
-                lines.append(f"    {name:<26} all {len(values)} combinations ({sum(counts.values())} instances)")
-    gaps = [e.spec for e in report if e.has_gap]
-    lines.append("")
-    lines.append(f"gaps in: {', '.join(gaps)}" if gaps else f"no gaps ({len(report)} spec versions)")
-    return "\n".join(lines)
-
-
-def coverage_main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="conformance coverage", description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", action="append", type=Path,
-                        help="case folder or file (repeatable; default: the shipped corpus)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--no-imports", action="store_true", help="leave out import: sources (onnx node tests)")
-    parser.add_argument("--all", action="store_true", help="list every combination, not only the gaps")
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    from conformance.cli.listing import case_path_errors
-
-    if problems := case_path_errors(args.cases or []):
-        print("conformance coverage: " + "; ".join(problems), file=sys.stderr)
-        return 2
-    dirs = args.cases or default_case_dirs()
-    instances, errors = load_corpus(dirs, imports=not args.no_imports)
-    report = compute(instances)
-    failed = any(e.has_gap for e in report)
-    if args.json:
-        print(json.dumps({"specs": [e.as_dict() for e in report], "gap": failed, "load_errors": errors}, indent=2))
-    else:
-        for error in errors:
-            print(f"load error: {error}", file=sys.stderr)
-        print(format_table(report, show_all=args.all))
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(coverage_main())

@@ -19,7 +19,7 @@ MARKER = "conformance-spec-problem: "
 # importable here (the run's folder under `python -m pytest`) is importable there
 CHILD = (
     "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-    "from conformance.backends.spec_check import child_main; child_main(sys.argv[2])"
+    "from conformance.backends.discovery.spec_check import child_main; child_main(sys.argv[2])"
 )
 
 

@@ -41,7 +41,7 @@ STATS = BatchStats()
 
 def preferred_size(backend: Any) -> int | None:
     """The cases per batch ``backend`` declares (``Backend.batch_size``); None: none declared, or not usable."""
-    from conformance.backends.isolation import IsolatedBackend
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     if isinstance(backend, IsolatedBackend):
         try:
@@ -56,7 +56,7 @@ def preferred_size(backend: Any) -> int | None:
 def can_batch(backend: Any) -> bool:
     """Does ``backend`` run batches? An isolated backend answers for the backend in its worker (a worker that
     cannot start cannot batch: its cases get their own start-failure records)."""
-    from conformance.backends.isolation import IsolatedBackend
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     if isinstance(backend, IsolatedBackend):
         try:
@@ -68,7 +68,7 @@ def can_batch(backend: Any) -> bool:
 
 def run_batch(backend: Any, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
     """Every instance's ``Batched`` answer, or ``None`` where the batch gave none (run that instance alone)."""
-    from conformance.backends.isolation import IsolatedBackend
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     if not instances:
         return []

@@ -15,9 +15,9 @@ import tempfile
 import time
 from typing import Any
 
-from conformance.backends import memory
-from conformance.backends._worker import BOOT, HEADER, describe_exit
-from conformance.backends.fork_server import ForkedProcess, ForkServer, Unavailable
+from conformance.backends.isolation import memory
+from conformance.backends.isolation.fork_server import ForkedProcess, ForkServer, Unavailable
+from conformance.backends.isolation.worker_main import BOOT, HEADER, describe_exit
 
 _POLL = 0.1  # s between liveness checks while waiting: a worker's grandchild may hold the pipe open after it died
 _TAIL_BYTES, _TAIL_LINES = 4096, 15

@@ -33,7 +33,7 @@ HEADER = struct.Struct(">Q")
 # ours, so the same ``module:Class`` specs (and editable or PYTHONPATH installs) resolve in both processes.
 BOOT = (
     "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-    "from conformance.backends._worker import main; main(sys.argv[2:])"
+    "from conformance.backends.isolation.worker_main import main; main(sys.argv[2:])"
 )
 
 

@@ -7,7 +7,7 @@ import re
 import onnx
 from onnx import TensorProto, helper
 
-from conformance.backends.shapes import output_dtypes, output_ranks
+from conformance.backends.models.shapes import output_dtypes, output_ranks
 from conformance.model import CaseInstance
 
 ONNX_TYPES = {
@@ -28,7 +28,7 @@ ONNX_TYPES = {
 
 def build_model(case: CaseInstance, check: bool = True) -> onnx.ModelProto:
     """One node, every input with its static shape and its own dtype (an integer input keeps its type), outputs
-    with their dtype (the op registry's) and rank (conformance/backends/shapes.py) and no sizes.
+    with their dtype (the op registry's) and rank (conformance/backends/models/shapes.py) and no sizes.
 
     Output dims are left symbolic on purpose: the runtime's own shape inference is under test.
     ``check`` runs onnx.checker; negative cases skip it so that the runtime, not the checker, must reject them.

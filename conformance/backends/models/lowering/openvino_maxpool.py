@@ -23,9 +23,9 @@ import onnx
 from onnx import TensorProto, helper
 
 from conformance import ops
-from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text
-from conformance.backends.lowering.pool import _OV_AUTO_PAD, _check_known, _ints, _touches
-from conformance.backends.onnx_model import ONNX_TYPES
+from conformance.backends.models.lowering.model import LoweredModel, NoLowering, attr_text
+from conformance.backends.models.lowering.pool import _OV_AUTO_PAD, _check_known, _ints, _touches
+from conformance.backends.models.single_node import ONNX_TYPES
 from conformance.model import CaseInstance
 
 #: ONNX MaxPool opset per input dtype: int8/uint8 from 12, bfloat16 from 22.

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import onnx
 from onnx import helper
 
-from conformance.backends.onnx_model import ONNX_TYPES, symbolic_dims
-from conformance.backends.shapes import output_dtypes, output_ranks
+from conformance.backends.models.shapes import output_dtypes, output_ranks
+from conformance.backends.models.single_node import ONNX_TYPES, symbolic_dims
 from conformance.model import CaseInstance
 
 #: ONNX AveragePool's dtypes at opset 19; bfloat16 needs opset 22.

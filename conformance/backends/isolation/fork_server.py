@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from conformance.backends._fork_server import BOOT, MAX_MESSAGE
+from conformance.backends.isolation.fork_server_main import BOOT, MAX_MESSAGE
 
 #: the exit status of a worker whose server died before reporting it: the worker's own parent watch exits 70
 LOST_STATUS = 70

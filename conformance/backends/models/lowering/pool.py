@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance import ops
-from conformance.backends.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
+from conformance.backends.models.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
 from conformance.model import CaseInstance
 
 _OV_AUTO_PAD = {"explicit": "explicit", "same_upper": "same_upper", "same_lower": "same_lower", "valid": "valid"}
