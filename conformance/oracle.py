@@ -200,7 +200,7 @@ def check_reference_accepts(instance: CaseInstance) -> None:
     """A positive case instance whose attributes or shapes the reference rejects (shape inference alone, about
     20 µs) is a wrong case, not a backend failure: without this check every backend's record said "error" for it.
     A case that means the rejection says ``expect: error``. Ops the reference does not know are left to run time.
-    Collection asks it of every instance (plugin/items.py); it is here, with the oracle, so that the harness asks
+    Collection asks it of every instance (plugin/tree.py); it is here, with the oracle, so that the harness asks
     the reference in one place."""
     if instance.expect_error:
         return

@@ -40,6 +40,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          f"{DEFAULT_SIZE}; 1: none)")
 
 
+def pytest_conformance_batched(item: Any) -> Batched | None:
+    return answer_for(item)
+
+
 def answer_for(item: Any) -> Batched | None:
     """The item's answer from a batch, or None: run it alone. Never raises (batching must cost no result)."""
     config = item.config
@@ -130,8 +134,7 @@ class Batcher:
         instance, backend = item.instance, item.backend
         if instance.expect_error or _elements(item) > CASE_ELEMENTS:
             return False
-        state = self.config.stash.get(_state_key(), None)
-        expectations = getattr(state, "expectations", None)
+        expectations = self.config.hook.pytest_conformance_expectations(config=self.config)
         if expectations is not None:
             entry = expectations.find(item_id(instance.id, base_backend(backend.name)),
                                       answers.safe_version(backend), answers.safe_isa(backend), instance)
@@ -180,8 +183,3 @@ def _elements(item: Any) -> int:
         total += size
     return total
 
-
-def _state_key() -> Any:
-    from conformance.plugin.state import state_key
-
-    return state_key
