@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conformance.backends.batching import Batched
+from conformance.backends.batching import Batched, BatchStats
 
 DEFAULT_SIZE = 32
 #: the most input elements of one case (larger ones run alone) and of one batch: a batch is one model in one
@@ -70,6 +70,7 @@ class Batcher:
         self._batches: dict[int, bool] = {}  # id(backend) -> runs batches
         self._positions: dict[str, int] | None = None
         self._queue_owner: Any = False  # xdist's worker plugin holding the queue (None: not an xdist worker)
+        self.stats = BatchStats()  # what batching did in this process's run
 
     def answer(self, item: Any) -> Batched | None:
         nodeid = item.nodeid
@@ -110,14 +111,17 @@ class Batcher:
             kept.append(member)
         if len(kept) < 2:
             return  # nothing to share
-        for member, answer in zip(kept, batching.run_batch(backend, instances, inputs)):
+        for member, answer in zip(kept, batching.run_batch(backend, instances, inputs, self.stats)):
             if answer is not None:
                 self.answers[member.nodeid] = answer
 
     def _size(self, backend: Any) -> int:
+        from conformance import oracle
         from conformance.backends import batching
 
-        return self.size or batching.preferred_size(backend) or DEFAULT_SIZE
+        size = self.size or batching.preferred_size(backend) or DEFAULT_SIZE
+        oracle.reserve(size)  # the batch's oracles must outlive it until its items run
+        return size
 
     def _runs_batches(self, backend: Any) -> bool:
         from conformance.backends import batching
