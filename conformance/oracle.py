@@ -22,9 +22,17 @@ from conformance.suite.expand import expected_of, inputs_of
 from conformance.suite.tensors import materialize
 
 _CACHE: OrderedDict[str, Oracle] = OrderedDict()
-# a batch (plugin/batching.py) computes the oracles of up to 32 items of one backend before they run, and the
-# other columns of those instances run in between: room for a few batches' worth
-_CACHE_SIZE = 160
+# a batch (plugin/batching.py) computes the oracles of its items before they run, and the other columns of those
+# instances run in between: room for a few batches' worth, of the largest batch the run asked room for (reserve)
+_BATCHES_KEPT = 5
+_CACHE_SIZE = _BATCHES_KEPT * 32
+
+
+def reserve(batch: int) -> None:
+    """Keep room for the oracles of a few batches of ``batch`` instances (the batcher's size for a backend: 96 for
+    OpenVINO): an oracle computed for a batch is still here when its item runs, instead of computed again."""
+    global _CACHE_SIZE
+    _CACHE_SIZE = max(_CACHE_SIZE, _BATCHES_KEPT * batch)
 
 
 @dataclass
@@ -200,7 +208,7 @@ def check_reference_accepts(instance: CaseInstance) -> None:
     """A positive case instance whose attributes or shapes the reference rejects (shape inference alone, about
     20 µs) is a wrong case, not a backend failure: without this check every backend's record said "error" for it.
     A case that means the rejection says ``expect: error``. Ops the reference does not know are left to run time.
-    Collection asks it of every instance (plugin/items.py); it is here, with the oracle, so that the harness asks
+    Collection asks it of every instance (plugin/tree.py); it is here, with the oracle, so that the harness asks
     the reference in one place."""
     if instance.expect_error:
         return

@@ -9,6 +9,7 @@ keep); each exposes ``SCHEMA`` (reference/schema.py: versions, attributes, ports
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from dataclasses import dataclass
@@ -38,9 +39,11 @@ __all__ = [
     "window_taps",
 ]
 
-def _discover() -> dict[tuple[str, str], ModuleType]:
+@functools.cache
+def _families() -> dict[tuple[str, str], ModuleType]:
     """Every op module of this package (a public module declaring ``SCHEMA``), keyed by its schema's (domain, op):
-    adding an op is adding its module, with no list to keep."""
+    adding an op is adding its module, with no list to keep. Found at first use (importing the package imports
+    none of them), once."""
     found: dict[tuple[str, str], ModuleType] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
@@ -55,7 +58,6 @@ def _discover() -> dict[tuple[str, str], ModuleType]:
     return found
 
 
-_FAMILIES: dict[tuple[str, str], ModuleType] = _discover()
 # The ONNX default domain is also spelled "" in models.
 _DOMAIN_ALIASES = {"": "ai.onnx"}
 
@@ -68,7 +70,7 @@ def canonical_domain(domain: str) -> str:
 def op_modules() -> dict[tuple[str, str], str]:
     """(domain, op) -> the name of its module in this package (``onnx_maxpool``), in module-name order: the one
     op discovery (the harness's op registry finds its entry modules by these names)."""
-    return {key: module.__name__.rpartition(".")[2] for key, module in _FAMILIES.items()}
+    return {key: module.__name__.rpartition(".")[2] for key, module in _families().items()}
 
 
 @dataclass(frozen=True)
@@ -83,14 +85,15 @@ class Result:
 
 def _family(domain: str, op: str) -> ModuleType:
     key = (canonical_domain(domain), op)
-    if key not in _FAMILIES:
+    families = _families()
+    if key not in families:
         raise UnknownOp(f"no reference for {domain}::{op}")
-    return _FAMILIES[key]
+    return families[key]
 
 
 def known_ops() -> list[tuple[str, str, int]]:
     """(domain, op, since_version) of every registered implementation."""
-    return [(d, o, v) for (d, o), mod in _FAMILIES.items() for v in mod.VERSIONS]
+    return [(d, o, v) for (d, o), mod in _families().items() for v in mod.VERSIONS]
 
 
 def resolve(domain: str, op: str, version: int) -> int:

@@ -14,7 +14,7 @@ def case_path_errors(paths: list[Path]) -> list[str]:
     from conformance.suite import guards
 
     missing = [f"--cases {p}: no such file or folder" for p in paths if not Path(p).exists()]
-    return missing + guards.ENV_ERRORS
+    return missing + guards.env_errors()
 
 
 def iter_instances(case_dirs: list[Path]):

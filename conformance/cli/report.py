@@ -41,8 +41,9 @@ def main(argv: list[str]) -> int:
     from conformance.report import build_reports, format_terminal_matrix  # reads CONFORMANCE_MAX_RESULTS_BYTES
     from conformance.suite import guards
 
-    if guards.ENV_ERRORS:  # e.g. CONFORMANCE_MAX_RESULTS_BYTES=abc: said, not silently replaced by the default
-        print("conformance report: " + "; ".join(guards.ENV_ERRORS), file=sys.stderr)
+    # e.g. CONFORMANCE_MAX_RESULTS_BYTES=abc: said, not silently replaced by the default
+    if errors := guards.env_errors():
+        print("conformance report: " + "; ".join(errors), file=sys.stderr)
         return 2
 
     try:

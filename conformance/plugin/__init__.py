@@ -6,10 +6,16 @@ One feature per module, each a plugin of its own as pytest's own are (a feature'
 together): collect (case files become items), session (backends and their isolation), isa_axis (--isa),
 gate (expectations, shards), order (--items-from, --order), batching (cases of one backend in one model),
 results (records, durable part files, the summary), progress, protocol (one report per case item).
+Each keeps its state under its own ``pytest.StashKey`` and imports no other: they talk through the hooks of
+hooks.py. Beside them, libraries of one feature each: tree (the collection tree), item (a case item's run),
+repro_command, failure_text, checks, durable, runlock.
 """
 
-# in the order --help lists their options; no feature imports another at its top (pytest marks each for assertion
-# rewriting as it imports it)
+import pytest
+
+from conformance.plugin import hooks
+
+# in the order --help lists their options; no feature imports another (hooks.py is how they talk)
 pytest_plugins = [
     "conformance.plugin.collect",
     "conformance.plugin.session",
@@ -21,3 +27,7 @@ pytest_plugins = [
     "conformance.plugin.progress",
     "conformance.plugin.protocol",
 ]
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hooks)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from conformance.backends.batch_answer import Batched
+from conformance.backends.batching.dispatch import BatchStats
 
 DEFAULT_SIZE = 32
 #: the most input elements of one case (larger ones run alone) and of one batch: a batch is one model in one
@@ -38,6 +39,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--batch-size", type=int, default=None, metavar="N",
                     help=f"cases per batch on a backend that runs batches (default: the backend's own, else "
                          f"{DEFAULT_SIZE}; 1: none)")
+
+
+def pytest_conformance_batched(item: Any) -> Batched | None:
+    return answer_for(item)
 
 
 def answer_for(item: Any) -> Batched | None:
@@ -66,6 +71,7 @@ class Batcher:
         self._batches: dict[int, bool] = {}  # id(backend) -> runs batches
         self._positions: dict[str, int] | None = None
         self._queue_owner: Any = False  # xdist's worker plugin holding the queue (None: not an xdist worker)
+        self.stats = BatchStats()  # what batching did in this process's run
 
     def answer(self, item: Any) -> Batched | None:
         nodeid = item.nodeid
@@ -106,14 +112,17 @@ class Batcher:
             kept.append(member)
         if len(kept) < 2:
             return  # nothing to share
-        for member, answer in zip(kept, dispatch.run_batch(backend, instances, inputs)):
+        for member, answer in zip(kept, dispatch.run_batch(backend, instances, inputs, self.stats)):
             if answer is not None:
                 self.answers[member.nodeid] = answer
 
     def _size(self, backend: Any) -> int:
+        from conformance import oracle
         from conformance.backends.batching import dispatch
 
-        return self.size or dispatch.preferred_size(backend) or DEFAULT_SIZE
+        size = self.size or dispatch.preferred_size(backend) or DEFAULT_SIZE
+        oracle.reserve(size)  # the batch's oracles must outlive it until its items run
+        return size
 
     def _runs_batches(self, backend: Any) -> bool:
         from conformance.backends.batching import dispatch
@@ -130,8 +139,7 @@ class Batcher:
         instance, backend = item.instance, item.backend
         if instance.expect_error or _elements(item) > CASE_ELEMENTS:
             return False
-        state = self.config.stash.get(_state_key(), None)
-        expectations = getattr(state, "expectations", None)
+        expectations = self.config.hook.pytest_conformance_expectations(config=self.config)
         if expectations is not None:
             entry = expectations.find(item_id(instance.id, base_backend(backend.name)),
                                       answers.safe_version(backend), answers.safe_isa(backend), instance)
@@ -180,8 +188,3 @@ def _elements(item: Any) -> int:
         total += size
     return total
 
-
-def _state_key() -> Any:
-    from conformance.plugin.state import state_key
-
-    return state_key

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.plugin.items import BrokenCase, CaseFile
-from conformance.plugin.state import default_case_dirs, is_conformance_run, state_key
+from conformance.plugin.conformance_run import is_conformance_run
+from conformance.plugin.tree import BrokenCase, CaseFile, Collection, collection_key
 from conformance.suite.corpus import is_case_path
 
 
@@ -35,27 +35,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def default_case_dirs(config: pytest.Config | None = None) -> list[Path]:
+    from conformance.shipped import default_case_dirs as shipped
+
+    return shipped()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: an operator conformance case item")
-    # the features this one starts, imported when used: pytest registers each as a plugin of its own (and marks
-    # it for assertion rewriting as it imports it)
-    from conformance.plugin import progress
-    from conformance.plugin.session import create_state
-
-    progress.register(config)
     if not is_conformance_run(config):
         return  # not a conformance run: stay out of the way of ordinary test suites
-    backends = config.getoption("backend", default=[]) or []
     extra = [Path(p).resolve() for p in (config.getoption("cases", default=[]) or [])]
     dirs = ([] if config.getoption("no_default_cases") else default_case_dirs(config)) + extra
     config.args[:] = [resolve_case_arg(arg, config.invocation_params.dir, dirs) for arg in config.args]
     from conformance.suite import guards
 
-    if guards.ENV_ERRORS:
-        raise pytest.UsageError("; ".join(guards.ENV_ERRORS))
-    state = create_state(config, backends, dirs)
-    state.max_tensor_elements = config.getoption("max_tensor_elements", default=None)
-    config.stash[state_key] = state
+    errors = guards.env_errors()
+    if errors:
+        raise pytest.UsageError("; ".join(errors))
+    # the other features make their state (the backends first): a usage error stops the run here
+    config.hook.pytest_conformance_configure(config=config)
+    explicit = {Path(a.split("::")[0]).resolve() for a in config.args if a.split("::")[0].endswith((".yaml", ".yml"))}
+    columns = config.hook.pytest_conformance_columns(config=config) or []
+    config.stash[collection_key] = Collection(
+        dirs, explicit, max_tensor_elements=config.getoption("max_tensor_elements", default=None),
+        with_reference=not config.getoption("no_reference"), backends=[backend for backend, _ in columns])
     # A malformed case file is one collection error; every other file still runs.
     config.option.continue_on_collection_errors = True
     if config.args_source != pytest.Config.ArgsSource.ARGS:
@@ -78,10 +82,10 @@ def resolve_case_arg(arg: str, here: Path, dirs: list[Path]) -> str:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    state = parent.config.stash.get(state_key, None)
-    if state is None or not is_case_path(file_path):
+    collection = parent.config.stash.get(collection_key, None)
+    if collection is None or not is_case_path(file_path):
         return None
-    if not state.is_case_file(file_path):
+    if not collection.is_case_file(file_path):
         return None
     return CaseFile.from_parent(parent, path=file_path)
 

@@ -1,13 +1,27 @@
-"""The CI gate inside pytest: expectations (strict xfail, stale entries) and deterministic, balanced shards."""
+"""The CI gate inside pytest: expectations (strict xfail, stale entries, the exit status of
+``--strict-expectations``) and deterministic, balanced shards."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conformance.plugin.state import state_key
+from conformance.records import base_backend
+
+
+@dataclass
+class Gate:
+    """The run's expectations, and what checking them against the records found (printed in the summary)."""
+
+    expectations: Any = None  # conformance.expectations.Expectations
+    stale_lines: list[str] = field(default_factory=list)
+
+
+gate_key = pytest.StashKey[Gate]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,6 +37,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="fail the run when an expectations entry matches no item (stale lists must not rot)",
     )
     group.addoption("--shard", default=None, metavar="I/N", help="run only shard I of N (balanced by case cost)")
+
+
+def pytest_conformance_configure(config: pytest.Config) -> None:
+    columns = config.hook.pytest_conformance_columns(config=config) or []
+    backends = list(dict.fromkeys(base_backend(backend.name) for backend, _ in columns))
+    config.stash[gate_key] = Gate(load_expectations(config, backends)[0])
+
+
+def pytest_conformance_expectations(config: pytest.Config) -> Any:
+    gate = config.stash.get(gate_key, None)
+    return None if gate is None else gate.expectations
+
+
+def pytest_conformance_records(session: pytest.Session, records: list) -> None:
+    """After the results file is written: the stale entries (printed in the summary), and ``--strict-expectations``
+    fails a run whose entries can never match, or, after a whole run, matched no item."""
+    config = session.config
+    gate = config.stash.get(gate_key, None)
+    if gate is None:
+        return
+    stale = gate.stale_lines = stale_report(gate, config, records, session)
+    failing = never_matching(gate) or (stale and not partial_run(config, session))
+    if config.getoption("strict_expectations") and failing and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_conformance_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    gate = config.stash.get(gate_key, None)
+    for line in gate.stale_lines if gate is not None else []:
+        terminalreporter.write_line(line, yellow=True)
 
 
 def default_expectation_files(config: pytest.Config, backends: list[str]) -> list[Path]:
@@ -81,9 +125,8 @@ def assign_shards(items: list[pytest.Item], count: int) -> dict[str, int]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    state = config.stash.get(state_key, None)
     shard = parse_shard(config.getoption("shard", default=None))
-    if state is None or shard is None:
+    if gate_key not in config.stash or shard is None:
         return
     index, count = shard
     assignment = assign_shards(items, count)
@@ -109,22 +152,21 @@ def partial_run(config: pytest.Config, session: pytest.Session | None = None) ->
     return ""
 
 
-def stale_report(state, session: pytest.Session | None = None) -> list[str]:
+def stale_report(gate: Gate, config: pytest.Config, records: list, session: pytest.Session | None = None) -> list[str]:
     """One line per stale entry after a whole run; after a partial one a single line with their count."""
-    if state.expectations is None or not state.expectations.entries:
+    if gate.expectations is None or not gate.expectations.entries:
         return []
     # an entry that can never match (malformed id) is said in every run, partial or not
     lines = [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) can never match: {e.problem}"
-             for e in state.expectations.entries if e.problem]
-    stale = [e for e in state.expectations.stale([r.expectation_id for r in state.records], state.records)
-             if not e.problem]
-    if state.config.getoption("no_default_cases", default=False):
+             for e in gate.expectations.entries if e.problem]
+    stale = [e for e in gate.expectations.stale([r.expectation_id for r in records], records) if not e.problem]
+    if config.getoption("no_default_cases", default=False):
         # the shipped expectations describe the shipped corpus, which did not run
         from conformance.shipped import expectations_dir
 
         shipped = expectations_dir()
         stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
-    why = partial_run(state.config, session)
+    why = partial_run(config, session)
     if why:
         return lines + ([f"{len(stale)} expectations entries matched no item of this partial run ({why}): not "
                          "checked, only a whole run can call an entry stale"] if stale else [])
@@ -132,6 +174,6 @@ def stale_report(state, session: pytest.Session | None = None) -> list[str]:
                     + (f" ({', '.join(e.unmatched)} matched nothing)" if e.unmatched else "") for e in stale]
 
 
-def never_matching(state) -> bool:
+def never_matching(gate: Gate) -> bool:
     """Entries whose id can never match an item: a strict gate fails on them in any run."""
-    return state.expectations is not None and any(e.problem for e in state.expectations.entries)
+    return gate.expectations is not None and any(e.problem for e in gate.expectations.entries)

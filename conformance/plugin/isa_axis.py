@@ -9,6 +9,7 @@ above the machine's cannot be run: its column's items are ``unsupported`` with t
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -25,6 +26,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"comma list of levels ({', '.join(machine.AXIS_LEVELS)}, ...), 'native' (the machine's, the default) "
         "or 'all' (every level up to the machine's)",
     )
+
+
+@dataclass
+class Axis:
+    """The levels --isa asks for and the backend specs that were offered them."""
+
+    levels: list[str]
+    specs: list[str] = field(default_factory=list)
+
+
+axis_key = pytest.StashKey[Axis]()
+
+
+def pytest_conformance_isa_levels(config: pytest.Config) -> list[str]:
+    axis = config.stash.get(axis_key, None)
+    if axis is None:
+        axis = config.stash[axis_key] = Axis(requested_levels(config))
+    return axis.levels
+
+
+def pytest_conformance_isa_columns(config: pytest.Config, spec: str, native: Backend, timeout: float,
+                                   start: float | None) -> list[Backend]:
+    axis = config.stash.get(axis_key, None) or Axis([])
+    axis.specs.append(spec)
+    return columns(spec, axis.levels, native, timeout, start)
+
+
+def pytest_conformance_isa_axis(config: pytest.Config) -> dict[str, str]:
+    axis = config.stash.get(axis_key, None)
+    return describe(axis.specs, axis.levels) if axis is not None else {}
 
 
 def requested_levels(config: pytest.Config) -> list[str]:

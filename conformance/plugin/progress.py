@@ -21,8 +21,11 @@ INTERVAL_S = 30.0  # between lines when the output is not a terminal
 REDRAW_S = 0.1  # at most ten redraws a second on a terminal
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    register(config)
+
+
 def register(config: pytest.Config) -> None:
-    """Called from the plugin's pytest_configure."""
     if config.getoption("progress", default=False) and not hasattr(config, "workerinput"):
         # the terminal reporter is registered by a pytest_configure that runs after this one: looked up later
         config.pluginmanager.register(Progress(lambda: config.pluginmanager.get_plugin("terminalreporter")),

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.plugin.item import CaseItem
+
 try:  # the phase runner pytest's own protocol uses; without it, pytest's protocol runs unchanged
     from _pytest.runner import call_and_report
 except ImportError:  # pragma: no cover - a future pytest
@@ -22,8 +24,6 @@ except ImportError:  # pragma: no cover - a future pytest
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
-    from conformance.plugin.items import CaseItem
-
     options = item.config.option
     if (call_and_report is None or not isinstance(item, CaseItem)
             or getattr(options, "setupshow", False) or getattr(options, "setuponly", False)

@@ -8,14 +8,33 @@ import json
 import signal
 import threading
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from conformance.plugin import durable
+from conformance.plugin.checks import check_results_path
+from conformance.plugin.conformance_run import is_conformance_run
 from conformance.plugin.runlock import RUN_ID, InUse, RunLock, new_run_id, results_lock_path
-from conformance.plugin.state import is_conformance_run, state_key
 from conformance.records import STATUSES, ResultRecord, write_records
+
+
+@dataclass
+class Results:
+    """The records of a run as this process has them, and where they went."""
+
+    config: pytest.Config
+    records: list[ResultRecord] = field(default_factory=list)  # the controller's: those it heard of
+    #: the line each of ``records`` arrived as (by id()): written back as received, and a part file's copy of it
+    #: is recognised by its text instead of parsed again
+    record_lines: dict[int, str] = field(default_factory=dict)
+    part: durable.PartWriter | None = None  # this process's part file, opened with its first record
+    results_path: str | None = None  # set once written, for the summary
+    junit_path: str | None = None  # --junitxml, written from the records at session finish
+
+
+results_key = pytest.StashKey[Results]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,6 +71,12 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.xmlpath = None  # before junitxml's own pytest_configure reads it
 
 
+def pytest_conformance_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller checks once, before any worker starts
+        check_results_path(results_path(config), create=not config.option.collectonly)
+    config.stash[results_key] = Results(config)
+
+
 def run_id(config: pytest.Config) -> str:
     """This run's id: ``--run-id``, the controller's (in a worker), or a new one drawn by the controller."""
     found = config.stash.get(_run_id_key, None)
@@ -76,7 +101,7 @@ def results_path(config: pytest.Config) -> Path:
     return Path(config.getoption("results") or config.invocation_params.dir / "reports" / "results.jsonl")
 
 
-def _writer(state) -> durable.PartWriter:
+def _writer(state: Results) -> durable.PartWriter:
     if state.part is None:
         workerinput = getattr(state.config, "workerinput", None)
         state.part = durable.PartWriter(results_path(state.config), workerinput["workerid"] if workerinput else "main",
@@ -87,7 +112,7 @@ def _writer(state) -> durable.PartWriter:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
-    state = item.config.stash.get(state_key, None)
+    state = item.config.stash.get(results_key, None)
     if state is None or call.when != "call" or not hasattr(item, "instance"):
         return report
     record = getattr(item, "record", None)
@@ -109,7 +134,7 @@ class Controller:
 
     NAME = "conformance-controller"
 
-    def __init__(self, state) -> None:  # noqa: ANN001 - state.State (a circular import at runtime)
+    def __init__(self, state: Results) -> None:
         self.state = state
 
     @pytest.hookimpl(tryfirst=True)
@@ -117,7 +142,7 @@ class Controller:
         _collect(self.state, report)
 
 
-def _collect(state, report: pytest.TestReport) -> None:  # noqa: ANN001
+def _collect(state: Results, report: pytest.TestReport) -> None:
     payload = getattr(report, "conformance_record", None)
     if payload is not None:
         record = ResultRecord.from_dict(json.loads(payload))
@@ -135,7 +160,7 @@ def _collect(state, report: pytest.TestReport) -> None:  # noqa: ANN001
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    state = session.config.stash.get(state_key, None)
+    state = session.config.stash.get(results_key, None)
     if state is None:
         return
     manager = session.config.pluginmanager
@@ -187,7 +212,7 @@ def _terminate_as_interrupt() -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
-    state = config.stash.get(state_key, None)
+    state = config.stash.get(results_key, None)
     if state is None:
         return
     if state.part is not None:
@@ -218,13 +243,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
                     name=config.getini("junit_suite_name"), machines=[meta["machine"]])
         state.junit_path = str(path)
     state.results_path = str(target)
-    from conformance.plugin.gate import never_matching, partial_run, stale_report
-
-    stale = stale_report(state, session)
-    state.stale_lines = stale
-    failing = never_matching(state) or (stale and not partial_run(config, session))
-    if config.getoption("strict_expectations") and failing and session.exitstatus == 0:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    # the gate checks its expectations against what the controller heard (and sets the exit status it needs)
+    config.hook.pytest_conformance_records(session=session, records=state.records)
 
 
 def _readable(path: Path, known: set[str]):
@@ -240,13 +260,11 @@ def run_meta(session: pytest.Session) -> dict | None:
     """What the results file must say about the run: the machine it ran on, interrupted, or partial (only some
     items selected), the ISA axis."""
     from conformance.machine import this_machine
-    from conformance.plugin import isa_axis
 
     config = session.config
     # the run id: `conformance run` checks that the results file it reads is its own run's
     meta: dict = {"machine": this_machine().to_json(), "run": run_id(config)}
-    state = config.stash.get(state_key, None)
-    axis = isa_axis.describe(state.backend_specs, isa_axis.requested_levels(config)) if state else {}
+    axis = config.hook.pytest_conformance_isa_axis(config=config) if results_key in config.stash else {}
     if axis:
         meta["isa_axis"] = axis
     if session.exitstatus == pytest.ExitCode.INTERRUPTED or session.shouldstop or session.shouldfail:
@@ -264,7 +282,7 @@ def run_meta(session: pytest.Session) -> dict | None:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    state = config.stash.get(state_key, None)
+    state = config.stash.get(results_key, None)
     if state is None or not state.records:
         return
     counts: dict[str, Counter] = defaultdict(Counter)
@@ -273,10 +291,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     tr = terminalreporter
     tr.write_sep("=", "conformance summary")
     from conformance.machine import this_machine
-    from conformance.plugin import isa_axis
 
     tr.write_line(f"machine: {this_machine().label()}")
-    for spec, what in isa_axis.describe(state.backend_specs, isa_axis.requested_levels(config)).items():
+    for spec, what in (config.hook.pytest_conformance_isa_axis(config=config) or {}).items():
         tr.write_line(f"--isa: {spec}: {what}")
     shown = [s for s in STATUSES if any(c[s] for c in counts.values())]
     tr.write_line(f"{'backend':<28}" + "".join(f"{s:>12}" for s in shown))
@@ -286,5 +303,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         tr.write_line(f"result records: {state.results_path}")
     if state.junit_path:
         tr.write_line(f"JUnit XML: {state.junit_path}")
-    for line in state.stale_lines:
-        tr.write_line(line, yellow=True)
+    config.hook.pytest_conformance_summary(terminalreporter=tr, config=config)

@@ -1,16 +1,27 @@
-"""The session's state made from the command line: the backends (their ISA columns too), the results path checked
-before anything runs, the expectations loaded. The features' modules are read here, so that state.py, which they
-all read, reads none of them."""
+"""The run's backends made from the command line: each ``--backend`` spec checked installed and loadable, wrapped in
+its isolation, and its columns (one per ISA level the ISA axis adds); the other features ask for them through
+``pytest_conformance_columns``."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
-from conformance.plugin.checks import memory_size, seconds
-from conformance.plugin.state import State
-from conformance.records import base_backend
+from conformance.plugin.checks import check_backend_names, memory_size, seconds, worker_memory
+
+
+@dataclass
+class Columns:
+    """The backend columns of a run, each with the --backend spec that selected it."""
+
+    specs: list[str]  # the --backend selection, parsed
+    backends: list[Any] = field(default_factory=list)
+    column_specs: list[str] = field(default_factory=list)  # an ISA column shares its backend's spec
+
+
+columns_key = pytest.StashKey[Columns]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -32,15 +43,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Path]) -> State:
+@pytest.hookimpl(tryfirst=True)  # before the features that ask for the columns
+def pytest_conformance_configure(config: pytest.Config) -> None:
+    config.stash[columns_key] = create_columns(config, config.getoption("backend", default=[]) or [])
+
+
+def pytest_conformance_columns(config: pytest.Config) -> list[tuple[Any, str]] | None:
+    columns = config.stash.get(columns_key, None)
+    return None if columns is None else list(zip(columns.backends, columns.column_specs))
+
+
+def create_columns(config: pytest.Config, backend_values: list[str]) -> Columns:
     from conformance.backends.base import Backend, NotInstalled
     from conformance.backends.discovery import installed
     from conformance.backends.isolation import isolated_backend
-    from conformance.plugin import isa_axis
-    from conformance.plugin.checks import worker_memory
 
     specs = installed.parse_selection(backend_values)
-    levels = isa_axis.requested_levels(config)
+    levels = config.hook.pytest_conformance_isa_levels(config=config) or []
     limit = worker_memory(config)
     backends: list[Backend] = []
     column_specs: list[str] = []  # the spec of each column (an ISA column shares its backend's spec)
@@ -63,7 +82,9 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
             start = max(timeout, isolated_backend.START_TIMEOUT_FLOOR) if timeout > 0 else 0
             native = isolated_backend.wrap(None, spec, config.getoption("isolation", "auto"), timeout,
                                     start_timeout=start, memory_limit=limit)
-            for column in isa_axis.columns(spec, levels, native, timeout, start):
+            built = config.hook.pytest_conformance_isa_columns(config=config, spec=spec, native=native,
+                                                               timeout=timeout, start=start) if levels else None
+            for column in built or [native]:
                 if isinstance(column, isolated_backend.IsolatedBackend):  # an ISA column's worker: the same limits
                     column.memory_limit = limit
                     column.fresh = config.getoption("isolation", "auto") == "item"
@@ -72,16 +93,5 @@ def create_state(config: pytest.Config, backend_values: list[str], dirs: list[Pa
                 plugin_names.append(native.name)
         except Exception as exc:
             raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
-    from conformance.plugin.checks import check_backend_names, check_results_path
-    from conformance.plugin.results import results_path
-
     check_backend_names(column_specs, [b.name for b in backends], plugin_names)
-    if not hasattr(config, "workerinput"):  # the controller checks once, before any worker starts
-        check_results_path(results_path(config), create=not config.option.collectonly)
-    paths = [a.split("::")[0] for a in config.args]
-    explicit = {Path(p).resolve() for p in paths if p.endswith((".yaml", ".yml"))}
-    from conformance.plugin.gate import load_expectations
-
-    state = State(config, specs, dirs, explicit, backends, column_specs=column_specs)
-    state.expectations, _ = load_expectations(config, list(dict.fromkeys(base_backend(b.name) for b in backends)))
-    return state
+    return Columns(specs, backends, column_specs)

@@ -13,26 +13,39 @@ from typing import Any
 
 import yaml
 
-#: Environment settings that are not positive integers (``CONFORMANCE_MAX_YAML_NODES=abc``): the default applies
-#: and the entry points (the pytest plugin, ``conformance list``/``coverage``) refuse to start, naming them; an
-#: import-time ValueError would be an INTERNALERROR.
-ENV_ERRORS: list[str] = []
+#: The environment limits declared (name -> default), each by the module that reads it: ``env_errors()`` reads the
+#: environment again when an entry point asks, so nothing here is set by reading it.
+_DECLARED: dict[str, int] = {}
+
+
+def _parse_limit(raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        return 0
 
 
 def env_limit(name: str, default: int) -> int:
-    """A positive integer from the environment variable ``name``, else ``default`` (a bad value: noted in
-    ``ENV_ERRORS``, which the entry points refuse to start with)."""
+    """A positive integer from the environment variable ``name``, else ``default`` (a bad value: said by
+    ``env_errors()``, which the entry points refuse to start with)."""
+    _DECLARED.setdefault(name, default)
     raw = os.environ.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        ENV_ERRORS.append(f"{name}={raw!r}: not a positive integer (default {default})")
-        return default
-    return value
+    value = _parse_limit(raw)
+    return value if value > 0 else default
+
+
+def env_errors() -> list[str]:
+    """Environment settings of the declared limits that are not positive integers (``CONFORMANCE_MAX_YAML_NODES=abc``):
+    the default applies and the entry points (the pytest plugin, ``conformance list``/``coverage``/``report``)
+    refuse to start, naming them; an import-time ValueError would be an INTERNALERROR."""
+    errors = []
+    for name, default in _DECLARED.items():
+        raw = os.environ.get(name)
+        if raw is not None and _parse_limit(raw) <= 0:
+            errors.append(f"{name}={raw!r}: not a positive integer (default {default})")
+    return errors
 
 
 _env_limit = env_limit  # the name the limits below and older callers use

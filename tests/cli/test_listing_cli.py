@@ -19,7 +19,6 @@ def test_a_missing_cases_path_is_an_error(tmp_path: Path, capsys, command):
 
 @pytest.mark.parametrize("command", [list_main, coverage_main], ids=["list", "coverage"])
 def test_a_bad_environment_limit_is_an_error(tmp_path: Path, capsys, monkeypatch, command):
-    monkeypatch.setattr(guards, "ENV_ERRORS", [])
     monkeypatch.setenv("CONFORMANCE_MAX_YAML_NODES", "abc")
     assert guards._env_limit("CONFORMANCE_MAX_YAML_NODES", 5) == 5  # the strict default stays in force
     assert command(["--cases", str(tmp_path)]) == 2

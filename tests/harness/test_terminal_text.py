@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from test_plugin import records, run
 
-from conformance.plugin.items import failure_text
+from conformance.plugin.failure_text import failure_text
 from conformance.records import ResultRecord
 from conformance.terminal import printable
 

@@ -23,20 +23,17 @@ import numpy as np
 from conformance.backends.batch_answer import Batched, checked
 from conformance.model import CaseInstance
 
-__all__ = ["STATS", "Batched", "BatchStats", "can_batch", "checked", "run_batch"]
+__all__ = ["Batched", "BatchStats", "can_batch", "checked", "run_batch"]
 
 
 @dataclass
 class BatchStats:
-    """What batching did in this process (the benchmark and the tests read it)."""
+    """What batching did for its owner (the plugin's batcher keeps one per run)."""
 
     batches: int = 0
     batched: int = 0  # instances answered by a batch
     alone: int = 0  # instances of a batch that got no answer from it (they run alone)
     failures: list[str] = field(default_factory=list)  # why whole batches fell back
-
-
-STATS = BatchStats()
 
 
 def preferred_size(backend: Any) -> int | None:
@@ -66,13 +63,16 @@ def can_batch(backend: Any) -> bool:
     return callable(getattr(backend, "run_batch", None))
 
 
-def run_batch(backend: Any, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
-    """Every instance's ``Batched`` answer, or ``None`` where the batch gave none (run that instance alone)."""
+def run_batch(backend: Any, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]],
+              stats: BatchStats | None = None) -> list[Batched | None]:
+    """Every instance's ``Batched`` answer, or ``None`` where the batch gave none (run that instance alone);
+    counted in ``stats``, the caller's."""
     from conformance.backends.isolation.isolated_backend import IsolatedBackend
 
     if not instances:
         return []
-    STATS.batches += 1
+    stats = stats if stats is not None else BatchStats()
+    stats.batches += 1
     started = time.perf_counter()
     try:
         if isinstance(backend, IsolatedBackend):
@@ -84,17 +84,17 @@ def run_batch(backend: Any, instances: list[CaseInstance], inputs_list: list[lis
     except BaseException as exc:
         if not isinstance(exc, Exception):  # KeyboardInterrupt: the run stops, not just the batch
             raise
-        STATS.failures.append(f"{type(exc).__name__}: {str(exc)[:300]}")
-        STATS.alone += len(instances)
-        _log(backend, len(instances), 0, time.perf_counter() - started, STATS.failures[-1])
+        stats.failures.append(f"{type(exc).__name__}: {str(exc)[:300]}")
+        stats.alone += len(instances)
+        _log(backend, len(instances), 0, time.perf_counter() - started, stats.failures[-1])
         return [None] * len(instances)
     results: list[Batched | None] = list(answer)
     done = [r for r in results if r is not None]
     share = round((time.perf_counter() - started) / max(len(done), 1), 6)
     for r in done:
         r.seconds = r.seconds or share
-    STATS.batched += len(done)
-    STATS.alone += len(results) - len(done)
+    stats.batched += len(done)
+    stats.alone += len(results) - len(done)
     _log(backend, len(results), len(done), time.perf_counter() - started)
     return results
 

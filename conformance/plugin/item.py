@@ -1,0 +1,61 @@
+"""A case item: one case instance on one backend column (or the ``reference`` column), run by the runner into one
+result record; its outcome is the record's status."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.plugin.failure_text import failure_text
+from conformance.plugin.repro_command import conformance_repro_command, repro_command
+from conformance.records import FAILING, ResultRecord, written
+from conformance.terminal import printable
+
+
+class CaseFailed(Exception):
+    def __init__(self, record: ResultRecord):
+        super().__init__(record.reason)
+        self.record = record
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, instance, backend, **kwargs):
+        super().__init__(**kwargs)
+        self.backend = backend
+        self.record: ResultRecord | None = None
+        self.record_line = ""  # the record's line in the results file (records.written)
+        self.instance = instance
+        self.add_marker(pytest.mark.conformance)
+
+    def runtest(self) -> None:
+        from conformance import runner
+
+        hook = self.config.hook
+        record = runner.result(self.instance, self.backend, hook.pytest_conformance_expectations(config=self.config),
+                               repro_command(self), batched=hook.pytest_conformance_batched(item=self))
+        record.nodeid = self.nodeid
+        # the outcome is the written record's: one that cannot be written as read back is an error record there
+        # (records.written), so the item fails with it instead of passing beside it
+        record, self.record_line = written(record)
+        self.record = record  # on the call report as the record's line (results.py), nothing else copied there
+        if record.status in FAILING:
+            raise CaseFailed(record)
+        if record.status == "unsupported":
+            # reported at the case's line in its case file, not at this line of the plugin
+            raise pytest.skip.Exception(f"unsupported: {printable(record.reason)}", _use_item_location=True)
+        if record.status in ("xfail", "erratum"):
+            pytest.xfail(f"{record.status}: {printable(record.reason)}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+        if isinstance(excinfo.value, CaseFailed):
+            return failure_text(excinfo.value.record, conformance_repro_command(self))
+        if isinstance(excinfo.value, pytest.xfail.Exception) and self.record is not None:
+            # pytest formats an xfail like a failure (then reports it as skipped): a traceback with the source of
+            # every frame, each source file parsed again — 0.1-0.6 s per xfail item, most of a run's harness time
+            # with ~2,000 expected failures. The record says everything a reader of this text needs.
+            return failure_text(self.record, conformance_repro_command(self))
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        line = self.instance.case.line
+        # the trailing space keeps pytest from turning the dots of "ai.onnx" into "::" in verbose output
+        return self.path, line - 1 if line else None, f"{self.parent.name}::{self.name} "
