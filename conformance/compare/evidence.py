@@ -85,3 +85,5 @@ class Evidence:
     # the op on the integer inputs as Python ints: exact rationals per output (an open-rounding model's means),
     # computed by the oracle on first use; None when it cannot say
     exact: Callable[[], list[np.ndarray] | None] = lambda: None
+    # an op whose output moves with the choice among tied maxima: the reference's tie groups (computed once)
+    tie_groups: Callable[[], Any] = lambda: None

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 # ERROR_MODELS: how an output is compared (compare/outputs.py dispatches each; docs/tolerance.md derives them)
 from conformance.compare.evidence import ERROR_MODELS, ErrorModel
 from conformance_reference import schema
-from conformance_reference.schema import Attribute
+from conformance_reference.schema import Attribute, auto_pad_mode
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.dims import Dimension
     from conformance.ops.neutral import NeutralSpec
 
-__all__ = ["ERROR_MODELS", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "judged"]
+# auto_pad_mode: which padding mode an auto_pad value names, for a backend mapping a case onto its runtime
+__all__ = ["ERROR_MODELS", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "auto_pad_mode", "judged"]
 
 
 @dataclass(frozen=True)
