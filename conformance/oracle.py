@@ -17,6 +17,7 @@ import numpy as np
 import conformance_reference as reference
 from conformance import ops
 from conformance.compare.evidence import Evidence, OutputRule
+from conformance.compare.models import model as error_model
 from conformance.dtypes import np_dtype
 from conformance.model import CaseInstance
 from conformance.suite.expand import expected_of, inputs_of
@@ -79,10 +80,10 @@ class Oracle:
         models = [port.error_model if port is not None else "average" for port in ports]
         names = inst.output_names or [f"output{i}" for i in range(count)]
         masks = self.unspecified or [None] * count
-        p = _exponent(inst, entry)
+        traits = [error_model(name) for name in models]
         rules = tuple(OutputRule(
             name=names[i], label=port.name if port is not None else "output", error_model=model,
-            window=self.window() if model in ("average", "pnorm") else 1, p=p,
+            window=self.window() if traits[i].window else 1, p=_exponent(inst, entry, traits[i].exponent),
             of_values=port.of_values if port is not None else 0, unspecified=masks[i] if i < len(masks) else None,
             custom=port.custom if port is not None else None,
         ) for i, (port, model) in enumerate(zip(ports, models)))
@@ -152,11 +153,14 @@ class Oracle:
         return self._window
 
 
-def _exponent(inst: CaseInstance, entry: ops.OpEntry | None) -> float:
-    """The p of a p-norm output: the instance's attribute, else the schema's default (1 where there is none)."""
-    value = inst.attributes.get("p")
+def _exponent(inst: CaseInstance, entry: ops.OpEntry | None, attribute: str | None) -> float:
+    """The exponent of an output's bound (a p-norm's p): the instance's value of the attribute the error model
+    names, else the schema's default (1 where there is none, or the model names no attribute)."""
+    if attribute is None:
+        return 1.0
+    value = inst.attributes.get(attribute)
     if value is None and entry is not None:
-        value = next((a.default for a in entry.attributes if a.name == "p"), None)
+        value = next((a.default for a in entry.attributes if a.name == attribute), None)
     try:
         return float(value) if value is not None else 1.0
     except (TypeError, ValueError):
