@@ -123,5 +123,6 @@ ENTRY = OpEntry(
     schema=onednn_maxpool_backward.SCHEMA,
     error_models={"diff_src": GradientRouting()},
     coverage=coverage, fuzz=None,
+    layout_inputs=(0, 1),  # src and diff_dst are both tensors in the data_format layout
     summary="gradient of MaxPool: each diff_dst element routed to its window's maximum (ties: any admissible routing)",
 )

@@ -100,6 +100,9 @@ class OpEntry:
     ir_layer: str | None = None  # the OpenVINO IR <layer type=...> this op is written as
     neutral: Callable[[int], NeutralSpec] | None = None  # how each version spells a spec-neutral configuration
     summary: str = ""
+    #: the input ports a case's ``layouts`` matrix lays out: a channels-last instance transposes them (its
+    #: outputs too); the others (output_size, a shape vector) keep their values. Data first by default.
+    layout_inputs: tuple[int, ...] = (0,)
 
     @property
     def domain(self) -> str:
