@@ -9,7 +9,6 @@ import numpy as np
 
 from conformance.frozen import freeze
 
-DOMAINS = ("ai.onnx", "openvino", "onednn")
 SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz", "cross-spec")
 
 

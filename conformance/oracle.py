@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 import conformance_reference as reference
 from conformance import ops
 from conformance.compare.evidence import Evidence, OutputRule
+from conformance.compare.models import model as error_model
 from conformance.dtypes import np_dtype
 from conformance.model import CaseInstance
 from conformance.suite.expand import expected_of, inputs_of
@@ -48,6 +50,7 @@ class Oracle:
     _taps: tuple | None = None
     _evidence: dict[int, Evidence] = field(default_factory=dict)
     _exact: list[np.ndarray] | None = None
+    _ties: tuple | None = None
 
     @property
     def literal(self) -> list[np.ndarray | None]:
@@ -85,17 +88,17 @@ class Oracle:
         models = [port.error_model if port is not None else "average" for port in ports]
         names = inst.output_names or [f"output{i}" for i in range(count)]
         masks = self.unspecified or [None] * count
-        p = _exponent(inst, entry)
+        traits = [error_model(name) for name in models]
         rules = tuple(OutputRule(
             name=names[i], label=port.name if port is not None else "output", error_model=model,
-            window=self.window() if model in ("average", "pnorm") else 1, p=p,
+            window=self.window() if traits[i].window else 1, p=_exponent(inst, entry, traits[i].exponent),
             of_values=port.of_values if port is not None else 0, unspecified=masks[i] if i < len(masks) else None,
             custom=port.custom if port is not None else None,
         ) for i, (port, model) in enumerate(zip(ports, models)))
         return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance, outputs=rules,
                         inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps,
                         domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
-                        inputs=tuple(self.inputs), exact=self.exact)
+                        inputs=tuple(self.inputs), exact=self.exact, tie_groups=self.tie_groups)
 
     def exact(self) -> list[np.ndarray]:
         """The reference on the inputs with integers as Python ints: every output exact (Fractions for a mean;
@@ -106,6 +109,20 @@ class Oracle:
             self._exact = list(reference.evaluate(inst.domain, inst.op, inst.version, exact,
                                                   dict(inst.attributes or {})).outputs)
         return self._exact
+
+    def tie_groups(self) -> object | None:
+        """For an op whose output moves with the choice among equal maxima (a max pool's gradient), the groups of
+        elements that choice moves values between and the total each keeps (the reference's description); None
+        when the reference describes none for the op."""
+        if self._ties is None:
+            inst = self.instance
+            try:
+                found = reference.tie_groups(inst.domain, inst.op, inst.version, list(self.inputs),
+                                             dict(inst.attributes or {}))
+            except reference.UnknownOp:
+                found = None
+            self._ties = (found,)
+        return self._ties[0]
 
     def taps(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per output element, the tap indices of its window (the op's index convention, -1 for padding) and the
@@ -144,11 +161,14 @@ class Oracle:
         return self._window
 
 
-def _exponent(inst: CaseInstance, entry: ops.OpEntry | None) -> float:
-    """The p of a p-norm output: the instance's attribute, else the schema's default (1 where there is none)."""
-    value = inst.attributes.get("p")
+def _exponent(inst: CaseInstance, entry: ops.OpEntry | None, attribute: str | None) -> float:
+    """The exponent of an output's bound (a p-norm's p): the instance's value of the attribute the error model
+    names, else the schema's default (1 where there is none, or the model names no attribute)."""
+    if attribute is None:
+        return 1.0
+    value = inst.attributes.get(attribute)
     if value is None and entry is not None:
-        value = next((a.default for a in entry.attributes if a.name == "p"), None)
+        value = next((a.default for a in entry.attributes if a.name == attribute), None)
     try:
         return float(value) if value is not None else 1.0
     except (TypeError, ValueError):
@@ -202,6 +222,28 @@ def output_shapes(instance: CaseInstance, shapes: list[tuple[int, ...]],
     ``UnknownOp``, a ``SpecViolation``)."""
     return reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes,
                                    values)
+
+
+def op_output_shapes(domain: str, op: str, version: int, shapes: list[tuple[int, ...]], attributes: dict[str, Any],
+                     values: dict[int, np.ndarray] | None = None) -> list[tuple[int, ...]]:
+    """The reference's shape inference for an op that is not an instance's own (a backward op's coverage asks what
+    its forward op gives on src). Raises ``LookupError`` for an unknown op, ``ValueError`` for what the spec
+    rejects (the reference's ``UnknownOp`` and ``SpecViolation`` are those)."""
+    return reference.output_shapes(domain, op, version, shapes, attributes, values)
+
+
+# The window geometry the specs share, for a backend that maps a case onto its runtime's own window arguments
+# (backends/torch/geometry.py): the same formulas as the oracle's, so both pad and count windows alike.
+def same_pads(size: int, extent: int, stride: int, upper: bool) -> tuple[int, int, int]:
+    """SAME_UPPER (``upper``) / SAME_LOWER padding of one axis: (pad_begin, pad_end, output count) for a window
+    spanning ``extent`` input elements, dilation included."""
+    return reference.same_pads(size, extent, stride, upper)
+
+
+def axis_output_count(size: int, extent: int, stride: int, pad_begin: int, pad_end: int, rounding: str) -> int:
+    """The spec's output count on one axis of a valid geometry; ``rounding`` floor, ceil (every window kept) or
+    ceil_drop (a last window starting in the right padding dropped: ONNX 22, torch)."""
+    return reference.axis_output_count(size, extent, stride, pad_begin, pad_end, rounding)
 
 
 def check_reference_accepts(instance: CaseInstance) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _windows
 from ._errors import SpecViolation, UnknownOp
 
 __all__ = [
@@ -26,12 +27,14 @@ __all__ = [
     "UnknownOp",
     "canonical_domain",
     "evaluate",
+    "axis_output_count",
     "known_ops",
     "magnitude",
     "op_modules",
     "output_shapes",
     "readings",
     "resolve",
+    "same_pads",
     "supported_dtypes",
     "tie_groups",
     "window_elements",
@@ -211,3 +214,18 @@ def tie_groups(domain: str, op: str, version: int, inputs: list[np.ndarray], att
     if not hasattr(mod, "tie_groups"):
         raise UnknownOp(f"{domain}::{op} has no tie groups")
     return mod.tie_groups(resolve(domain, op, version), list(inputs), dict(attributes))
+
+
+def same_pads(size: int, extent: int, stride: int, upper: bool) -> tuple[int, int, int]:
+    """SAME_UPPER (``upper``) / SAME_LOWER padding of one axis, as every spec here defines it: (pad_begin,
+    pad_end, output count) for a window spanning ``extent`` input elements (dilation included)."""
+    return _windows.same_pads(size, extent, stride, upper)
+
+
+def axis_output_count(size: int, extent: int, stride: int, pad_begin: int, pad_end: int, rounding: str) -> int:
+    """The output count of one axis of a valid window geometry: ``rounding`` floor, ceil (keeping every window)
+    or ceil_drop (ceil, then dropping a last window that starts in the right padding, as ONNX 22 and torch)."""
+    if rounding not in ("floor", "ceil", "ceil_drop"):
+        raise ValueError(f"rounding must be floor, ceil or ceil_drop, not {rounding!r}")
+    out = _windows.out_size(size + pad_begin + pad_end, extent, stride, rounding != "floor")
+    return _windows.torch_drop_last(out, size, stride, pad_begin) if rounding == "ceil_drop" else out

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from conformance.compare.models import MODELS
+
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.compare.tolerance import Policy
     from conformance.compare.values import Comparison
 
-#: The built-in error models (docs/tolerance.md derives each; compare/outputs.py dispatches them).
-ERROR_MODELS = ("average", "exact", "index", "pnorm")
+#: The built-in error models' names (compare/models.py: the one place a model is declared).
+ERROR_MODELS = tuple(MODELS)
 
 #: Per output element, the tap indices of its window in the op's index convention (-1 for padding) and the values
 #: there, both shaped (*output.shape, taps); None when the op has no window description.
@@ -85,3 +87,5 @@ class Evidence:
     # the op on the integer inputs as Python ints: exact rationals per output (an open-rounding model's means),
     # computed by the oracle on first use; None when it cannot say
     exact: Callable[[], list[np.ndarray] | None] = lambda: None
+    # an op whose output moves with the choice among tied maxima: the reference's tie groups (computed once)
+    tie_groups: Callable[[], Any] = lambda: None

@@ -14,6 +14,7 @@ import numpy as np
 
 from conformance.compare.evidence import Evidence, OutputRule
 from conformance.compare.indices import compare_indices
+from conformance.compare.models import model
 from conformance.compare.tolerance import Policy, policy_for, ulp
 from conformance.compare.values import Comparison, compare
 
@@ -29,7 +30,7 @@ class Judged:
 
 def policies(evidence: Evidence, backend: str, scale: float = 1.0) -> list[Policy | None]:
     """The bound of every value output for ``backend`` (None for index outputs)."""
-    return [None if rule.error_model == "index" else
+    return [None if not model(rule.error_model).values else
             policy_for(evidence.dtype, rule.window, evidence.tolerance, backend, scale, model=rule.error_model,
                        p=rule.p)
             for rule in evidence.outputs]
@@ -41,7 +42,7 @@ def judge(evidence: Evidence, expected: list[np.ndarray], actual: list, backend:
     needs it: not under an override, and not when every output is bit-identical."""
     rules = policies(evidence, backend, scale)
     needs_magnitude = any(
-        r.error_model == "average" and p is not None and not p.overridden for r, p in zip(evidence.outputs, rules)
+        model(r.error_model).magnitude and p is not None and not p.overridden for r, p in zip(evidence.outputs, rules)
     ) and not _bit_identical(evidence, expected, actual, rules)
     if needs_magnitude and evidence.inputs_finite and all(r is None or r.scale > 0 for r in rules):
         # a lower bound of the magnitude first: where every element passes with it, it passes with the magnitude

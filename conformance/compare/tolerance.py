@@ -1,7 +1,8 @@
 """Per-element error bounds derived from the arithmetic of each output's error model (docs/tolerance.md).
 
-The op registry names the model of every output: ``average`` (below), ``pnorm`` (a p-norm of K terms),
-``exact`` (no arithmetic: values must be equal, NaN matching NaN) and ``index`` (compare/indices.py).
+The op registry names the model of every output; compare/models.py holds the models (their bound formulas and
+texts): ``average`` (below), ``pnorm`` (a p-norm of K terms), ``exact`` (no arithmetic: values must be equal,
+NaN matching NaN) and ``index`` (compare/indices.py). This module applies the case's overrides around them.
 
 An average of K terms computed in a floating-point type with unit roundoff u (any summation order, then one
 division or a reciprocal and a multiply) is off from the exact value by at most
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
+from conformance.compare.models import model
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -33,7 +36,7 @@ class Policy:
     atol: float | None = None
     rtol: float | None = None
     ulp: float | None = None
-    model: str = "average"  # average | pnorm | exact (the registry's error model of the output)
+    model: str = "average"  # the output's error model: a value model of compare/models.py
     p: float = 1.0  # pnorm: the norm's exponent
 
     @property
@@ -45,14 +48,7 @@ class Policy:
             return f"override: |err| <= {self.atol or 0:g} + {self.rtol or 0:g}*|expected|"
         if self.ulp is not None:
             return f"override: |err| <= {self.ulp:g} ulp({self.dtype})"
-        if self.model == "exact":
-            return f"exact ({self.dtype}; NaN matches NaN, -0 equals +0)"
-        nmant = finfo(self.dtype).nmant
-        scale = f"{self.scale:g}*" if self.scale != 1 else ""
-        if self.model == "pnorm":
-            return (f"{scale}(((K+1)/p+2)*u*|y| + 1ulp), K={self.window}, p={self.p:g}, "
-                    f"u=2^-{nmant + 1} ({self.dtype})")
-        return f"{scale}((K+2)*u*mean|x| + 1ulp), K={self.window}, u=2^-{nmant + 1} ({self.dtype})"
+        return model(self.model).describe(self)
 
     def bound(self, expected: np.ndarray, magnitude: np.ndarray | None,
               one_ulp: np.ndarray | None = None) -> np.ndarray:
@@ -61,17 +57,14 @@ class Policy:
         exp64 = np.asarray(expected, dtype=np.float64)
         if self.atol is not None or self.rtol is not None:
             return (self.atol or 0.0) + (self.rtol or 0.0) * np.abs(exp64)
-        if self.model == "exact" and self.ulp is None:
+        bound = model(self.model).bound
+        if bound is None and self.ulp is None:  # no arithmetic: the values must be equal
             return np.zeros_like(exp64)
         if one_ulp is None:
             one_ulp = ulp(exp64, self.dtype)
-        if self.ulp is not None:
-            return self.ulp * one_ulp
-        u = 2.0 ** -(finfo(self.dtype).nmant + 1)
-        if self.model == "pnorm":  # every term is >= 0: no cancellation, the bound scales with |y| itself
-            return self.scale * (((self.window + 1) / self.p + 2) * u * np.abs(exp64) + one_ulp)
-        mag = np.abs(exp64) if magnitude is None else np.asarray(magnitude, dtype=np.float64)
-        return self.scale * ((self.window + 2) * u * mag + one_ulp)
+        if self.ulp is not None or bound is None:
+            return (self.ulp or 0.0) * one_ulp
+        return bound(self, exp64, magnitude, one_ulp, 2.0 ** -(finfo(self.dtype).nmant + 1))
 
 
 def finfo(dtype: str) -> ml_dtypes.finfo:

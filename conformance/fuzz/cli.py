@@ -55,7 +55,9 @@ def seconds(zero: str = "") -> Callable[[str], float]:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="conformance fuzz", description=__doc__)
     p.add_argument("--op", required=True, help="operator, e.g. AveragePool, AvgPool, AdaptiveAvgPool")
-    p.add_argument("--domain", required=True, choices=("ai.onnx", "openvino", "onednn"))
+    from conformance import ops  # the registry's domains (the parser is built when the command runs)
+
+    p.add_argument("--domain", required=True, choices=ops.domains())
     p.add_argument("--version", required=True, type=int, help="op version (opset) to generate for")
     p.add_argument("--backend", required=True, help="backend name (as for pytest --backend)")
     p.add_argument("--budget", type=count(1), default=None,

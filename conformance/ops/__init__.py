@@ -15,8 +15,8 @@ import importlib
 import conformance_reference as reference
 from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, OpEntry, Port
 
-__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "entries", "entry",
-           "find", "spec_versions"]
+__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "domains",
+           "entries", "entry", "find", "spec_versions"]
 
 class UnknownOp(LookupError):
     """No registry entry for this (domain, op)."""
@@ -63,6 +63,12 @@ def spec_versions() -> list[tuple[str, str, int]]:
 def by_ir_layer(layer_type: str) -> OpEntry | None:
     """The entry an OpenVINO IR ``<layer type=...>`` is."""
     return next((e for e in entries() if e.ir_layer == layer_type), None)
+
+
+def domains() -> tuple[str, ...]:
+    """The domains the registered ops belong to, in registry order: what a case file's ``domain`` may say (a new
+    domain is a new op's entry, no list to keep)."""
+    return tuple(dict.fromkeys(e.domain for e in entries()))
 
 
 def names(domain: str) -> list[str]:

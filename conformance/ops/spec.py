@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 # ERROR_MODELS: how an output is compared (compare/outputs.py dispatches each; docs/tolerance.md derives them)
 from conformance.compare.evidence import ERROR_MODELS, ErrorModel
 from conformance_reference import schema
-from conformance_reference.schema import Attribute
+from conformance_reference.schema import Attribute, auto_pad_mode
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.dims import Dimension
     from conformance.ops.neutral import NeutralSpec
 
-__all__ = ["ERROR_MODELS", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "judged"]
+# auto_pad_mode: which padding mode an auto_pad value names, for a backend mapping a case onto its runtime
+__all__ = ["ERROR_MODELS", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "auto_pad_mode", "judged"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ class OpEntry:
     ir_layer: str | None = None  # the OpenVINO IR <layer type=...> this op is written as
     neutral: Callable[[int], NeutralSpec] | None = None  # how each version spells a spec-neutral configuration
     summary: str = ""
+    #: the input ports a case's ``layouts`` matrix lays out: a channels-last instance transposes them (its
+    #: outputs too); the others (output_size, a shape vector) keep their values. Data first by default.
+    layout_inputs: tuple[int, ...] = (0,)
 
     @property
     def domain(self) -> str:

@@ -31,10 +31,13 @@ def _instance(case: Case, version: int, dtype: str, layout: str | None) -> CaseI
     inputs = tuple(_retype(t, dtype, fixed) for t, fixed in zip(case.inputs, _fixed_input_dtypes(case, version)))
     outputs = tuple(_retype(t, dtype) for t in case.outputs or _default_outputs(case, version))
     if layout is not None:
-        # Case files describe data channels-first (NCX); a channels-last instance transposes it.
+        # Case files describe data channels-first (NCX); a channels-last instance transposes the inputs its op's
+        # entry lays out (the data tensors) and its outputs.
         attributes["data_format"] = layout
         if layout == "NXC":
-            inputs = (_to_channels_last(inputs[0], dtype), *inputs[1:])
+            entry = ops.find(case.domain, case.op)
+            laid_out = entry.layout_inputs if entry is not None else (0,)
+            inputs = tuple(_to_channels_last(t, dtype) if i in laid_out else t for i, t in enumerate(inputs))
             outputs = tuple(_to_channels_last(t, dtype) for t in outputs)
     return CaseInstance(
         id=instance_id(case, version, dtype, layout), case=case, version=version, dtype=dtype, layout=layout,

@@ -185,3 +185,16 @@ def test_coverage_asks_for_the_ranks_the_text_defines():
     rank = {key: next(d for d in dimensions(*key, v) if d.name == "rank").values
             for key, v in ((("ai.onnx", "MaxPool"), 22), (("ai.onnx", "MaxRoiPool"), 22))}
     assert rank == {("ai.onnx", "MaxPool"): ("1-D", "2-D", "3-D"), ("ai.onnx", "MaxRoiPool"): ("2-D",)}
+
+
+def test_case_file_domains_come_from_the_registry(monkeypatch):
+    """A case file's domain is one the registry's ops belong to: a new domain arrives with its first entry."""
+    from conformance.suite.casefile import CaseFileError
+    from conformance.suite.loader import load_text
+
+    assert set(ops.domains()) == {e.domain for e in ops.entries()} and len(ops.domains()) == 3
+    text = "op: Pool\ndomain: acme\nversions: [1]\ncases: []\n"
+    with pytest.raises(CaseFileError, match="'acme' is not one of " + ", ".join(ops.domains())):
+        load_text(text, "f.yaml")
+    monkeypatch.setattr(ops, "domains", lambda: ("acme",))
+    load_text(text, "f.yaml")  # the same file, once the registry has an op in acme

@@ -148,3 +148,18 @@ def test_reference_knows_nothing_of_the_harness() -> None:
     code = ("import sys, conformance_reference; "
             "assert 'conformance' not in sys.modules, 'reference imported conformance'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root.parent)
+
+
+def test_the_window_geometry_api_counts_as_the_reference() -> None:
+    """conformance.oracle's geometry (what backends/torch/geometry.py maps cases with): ceil_drop drops a last
+    window starting in the right padding, ceil keeps it; SAME pads put the odd pad at the end for upper."""
+    from conformance import oracle
+
+    assert oracle.axis_output_count(5, 2, 2, 0, 0, "floor") == 2
+    assert oracle.axis_output_count(5, 2, 2, 1, 1, "ceil") == 4  # (7 - 2) / 2 rounded up, + 1
+    assert oracle.axis_output_count(5, 2, 2, 1, 1, "ceil_drop") == 3  # window 3 starts at 6 >= 5 + 1
+    assert oracle.same_pads(5, 3, 2, upper=True) == (1, 1, 3)
+    assert oracle.same_pads(4, 2, 1, upper=True) == (0, 1, 4)
+    assert oracle.same_pads(4, 2, 1, upper=False) == (1, 0, 4)
+    with pytest.raises(ValueError, match="rounding"):
+        oracle.axis_output_count(5, 2, 2, 0, 0, "round")

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import conformance_reference as reference
 from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
@@ -64,7 +63,7 @@ def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
 
 def dtypes_at(version: int) -> dict[str, str]:
     """The data types the version's text allows (floating point; integer types too from 14), as element types."""
-    allowed = reference.supported_dtypes("openvino", "AvgPool", version)
+    allowed = ops.entry("openvino", "AvgPool").schema.supported_dtypes(version)
     return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
 

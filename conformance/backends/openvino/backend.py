@@ -78,7 +78,7 @@ class OpenVinoBackend(Backend):
     def _build(self, case: CaseInstance, inputs: list[np.ndarray]) -> batch.Built:
         """The model ``run`` compiles for the case, the arrays it is fed, and the lowering it went through."""
         if case.domain == builders.DOMAIN:
-            return batch.Built(builders.build_model(case, inputs), inputs)
+            return batch.Built(builders.build_model(case, inputs), builders.parameter_feeds(case, inputs))
         if case.domain == "ai.onnx":
             return batch.Built(read(self._core, build_onnx_model(case, check=not case.expect_error)
                                     .SerializeToString()), inputs)

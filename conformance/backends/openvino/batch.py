@@ -84,7 +84,7 @@ def _run_merged(core: Any, device: str, members: list[Built]) -> list[list[np.nd
         params = list(built.model.get_parameters())
         parameters += params
         results += list(built.model.get_results())
-        # run_compiled feeds a model's Parameters from the front of its inputs (constants are baked in)
+        # a Built's feeds are its model's Parameters' arrays, in order (constants are baked in)
         feeds += built.feeds[:len(params)]
         counts.append(len(built.model.outputs))
     merged = openvino.Model(results, parameters, "conformance-batch")

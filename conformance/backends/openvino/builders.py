@@ -14,7 +14,7 @@ import numpy as np
 
 from conformance.backends.base import Support, Unsupported
 from conformance.backends.openvino import adaptive_avgpool, avgpool, maxpool
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpInput, OpsetBuilder
 from conformance.model import CaseInstance
 
 DOMAIN = "openvino"
@@ -57,7 +57,8 @@ def builder_for(case: CaseInstance) -> OpsetBuilder:
 
 
 def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
-    """Parameter -> op -> Result(s) as an ``openvino.Model``; the builder's constant inputs are Constants.
+    """Parameters and Constants (each input by the role its builder gives it) -> op -> Result(s), as an
+    ``openvino.Model`` whose Parameters are fed ``parameter_feeds(case, inputs)``.
 
     The node's output shape is whatever OpenVINO's shape inference makes of it: the case's claim is never used.
     """
@@ -65,15 +66,40 @@ def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
 
     builder = builder_for(case)
     opset = importlib.import_module(builder.opsets[case.version])
-    data_type = getattr(openvino.Type, builder.dtypes_of(case.version)[case.dtype])
-    param = openvino.opset1.parameter(list(case.input_shapes[0]), data_type, name=case.input_names[0])
-    constants = [openvino.opset1.constant(c) for c in builder.constants(case, inputs)]
-    node = builder.build(opset, [param, *constants], case)
+    nodes, params = [], []
+    for op_input in builder.op_inputs(case, inputs):
+        if op_input.role == PARAMETER:
+            params.append(openvino.opset1.parameter(list(parameter_shape(case, op_input)),
+                                                    getattr(openvino.Type, parameter_type(builder, case, op_input)),
+                                                    name=op_input.name))
+            nodes.append(params[-1])
+        else:
+            nodes.append(openvino.opset1.constant(op_input.array))
+    node = builder.build(opset, nodes, case)
     built, expected = node.get_type_info().version_id, builder.opset_name(case.version)
     if built != expected:  # the Python API silently building another version would invalidate the column
         raise RuntimeError(f"openvino built {case.op} from {built}, not {expected}")
     outputs = len(case.output_names) or 1
-    return openvino.Model([node.output(i) for i in range(outputs)], [param], case.id)
+    return openvino.Model([node.output(i) for i in range(outputs)], params, case.id)
+
+
+def parameter_feeds(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """What the model ``build_model`` (or the IR ``ir.build_ir``) builds is fed: its Parameters' arrays."""
+    return builder_for(case).feeds(case, inputs)
+
+
+def parameter_shape(case: CaseInstance, op_input: OpInput) -> tuple[int, ...]:
+    """A Parameter's shape: the case's claim for its input (the array's for an input the case does not list)."""
+    shapes = case.input_shapes
+    return shapes[op_input.port] if op_input.port < len(shapes) else tuple(op_input.array.shape)
+
+
+def parameter_type(builder: OpsetBuilder, case: CaseInstance, op_input: OpInput) -> str:
+    """A Parameter's element type: the builder's for the data input (the instance dtype), the array's own for
+    another input (an integer input keeps its type)."""
+    if op_input.port == 0:
+        return builder.dtypes_of(case.version)[case.dtype]
+    return ELEMENT_TYPES[op_input.array.dtype.name]
 
 
 def inferred_outputs(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str, list[int]]]:

@@ -1,12 +1,14 @@
-"""The IR v11 writer of openvino-domain cases: Parameter -> op -> Result(s), constant inputs as Consts.
+"""The IR v11 writer of openvino-domain cases: Parameters and Consts (each input by its builder's role) -> op ->
+Result(s).
 
 What is written:
 - spec examples (``case.spec_example``): the example's own ``<data>`` attributes verbatim, unknown ones included,
   and its claimed output ``<dim>``s (a wrong claim is something the reader should notice);
 - other cases: the case attributes in IR spelling (lists "2,2", booleans "true"); a missing attribute stays
   missing so the reader's default is what runs; output ``<dim>``s are the shape OpenVINO's shape inference gives.
-The layer's ``version`` is the opset its builder names for the case's version (builders.py), and its constant
-inputs (AdaptiveAvgPool's output_size) are what the builder declares; nothing here names an op.
+The layer's ``version`` is the opset its builder names for the case's version (builders.py), and which inputs are
+Parameters and which Consts (AdaptiveAvgPool's output_size) is what the builder declares; nothing here names an
+op. The op layer keeps the name "pool" every IR so far had: a reader's message quoting it stays the same.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 from conformance import ops
 from conformance.backends.models.shapes import output_ranks
 from conformance.backends.openvino import builders
-from conformance.backends.openvino.opset import ELEMENT_TYPES, PRECISIONS
+from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, PRECISIONS
 from conformance.model import CaseInstance
 
 
@@ -82,40 +84,40 @@ def output_ports(case: CaseInstance, inputs: list[np.ndarray]) -> list[tuple[str
 def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
     """The IR v11 XML text and its weights blob for one openvino-domain case instance."""
     builder = builders.BUILDERS[case.op]
-    data_type = builder.dtypes_of(case.version)[case.dtype]
-    precision = PRECISIONS[data_type]
-    in_shape = list(case.input_shapes[0])
     example = case.case.spec_example
     attributes = (example_data_attributes(example.xml) if example is not None
                   else {k: ir_value(v) for k, v in case.attributes.items()})
-    layers = [
-        f'<layer id="0" name={quoteattr(case.input_names[0])} type="Parameter" version="opset1">'
-        f'<data shape="{ir_value(in_shape)}" element_type="{data_type}"/>'
-        f"<output>{_port(0, precision, in_shape, case.input_names[0])}</output></layer>"
-    ]
-    op_id = 1 + len(constants := builder.constants(case, inputs))
-    edges = [f'<edge from-layer="0" from-port="0" to-layer="{op_id}" to-port="0"/>']
-    op_inputs = _port(0, precision, in_shape)
-    weights = b""
-    for index, const in enumerate(constants, start=1):  # Consts backed by the weights blob, in input order
-        raw = np.ascontiguousarray(const).tobytes()
-        kind = ELEMENT_TYPES[const.dtype.name]
-        name = case.input_names[index] if index < len(case.input_names) else f"const{index}"
-        layers.append(
-            f'<layer id="{index}" name={quoteattr(name)} type="Const" '
-            f'version="opset1"><data element_type="{kind}" shape="{ir_value(list(const.shape))}" '
-            f'offset="{len(weights)}" size="{len(raw)}"/><output>{_port(0, PRECISIONS[kind], const.shape)}</output>'
-            "</layer>"
-        )
+    op_inputs = builder.op_inputs(case, inputs)
+    op_id = len(op_inputs)  # one layer per input port, in port order, then the op
+    layers, edges, ports, weights = [], [], "", b""
+    for op_input in op_inputs:  # Parameters fed at run time, Consts backed by the weights blob
+        index = op_input.port
+        if op_input.role == PARAMETER:
+            kind = builders.parameter_type(builder, case, op_input)
+            shape = list(builders.parameter_shape(case, op_input))
+            layers.append(
+                f'<layer id="{index}" name={quoteattr(op_input.name)} type="Parameter" version="opset1">'
+                f'<data shape="{ir_value(shape)}" element_type="{kind}"/>'
+                f"<output>{_port(0, PRECISIONS[kind], shape, op_input.name)}</output></layer>")
+        else:
+            const = op_input.array
+            raw = np.ascontiguousarray(const).tobytes()
+            kind, shape = ELEMENT_TYPES[const.dtype.name], list(const.shape)
+            layers.append(
+                f'<layer id="{index}" name={quoteattr(op_input.name)} type="Const" '
+                f'version="opset1"><data element_type="{kind}" shape="{ir_value(shape)}" '
+                f'offset="{len(weights)}" size="{len(raw)}"/><output>{_port(0, PRECISIONS[kind], const.shape)}</output>'
+                "</layer>"
+            )
+            weights += raw
         edges.append(f'<edge from-layer="{index}" from-port="0" to-layer="{op_id}" to-port="{index}"/>')
-        op_inputs += _port(index, PRECISIONS[kind], const.shape)
-        weights += raw
+        ports += _port(index, PRECISIONS[kind], shape)
     names = case.output_names or ["y"]
     outs = output_ports(case, inputs)
     first_out = op_id  # output port ids follow the input ports
     op_outputs = "".join(_port(first_out + i, PRECISIONS[t], dims, names[i]) for i, (t, dims) in enumerate(outs))
     layers.append(f'<layer id="{op_id}" name="pool" type="{case.op}" version="{builder.opset_name(case.version)}">'
-                  f"{_data(attributes)}<input>{op_inputs}</input><output>{op_outputs}</output></layer>")
+                  f"{_data(attributes)}<input>{ports}</input><output>{op_outputs}</output></layer>")
     for i, (t, dims) in enumerate(outs):
         result = op_id + 1 + i
         layers.append(f'<layer id="{result}" name={quoteattr(names[i] + "/sink_port_0")} type="Result" '

@@ -82,7 +82,7 @@ class OpenVinoIrBackend(Backend):
         expected = builders.BUILDERS[case.op].opset_name(case.version)
         if op.get_type_info().version_id != expected:
             raise Unsupported(f"the IR reader built {case.op} from {op.get_type_info().version_id}, not {expected}")
-        return batch.Built(model, inputs, ir=xml)
+        return batch.Built(model, builders.parameter_feeds(case, inputs), ir=xml)
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
         support = self.supports(case)

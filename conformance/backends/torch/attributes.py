@@ -13,7 +13,7 @@ from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.torch.geometry import Window, resolve_auto_pad
 from conformance.model import CaseInstance
-from conformance_reference.schema import Attribute, auto_pad_mode
+from conformance.ops.spec import Attribute, auto_pad_mode
 
 #: The geometry rule (geometry.ROUNDINGS) each spec's rounding_type spelling names; which spellings a version
 #: allows is its schema's.

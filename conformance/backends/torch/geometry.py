@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conformance import oracle
 from conformance.backends.base import Unsupported
-from conformance_reference._windows import out_size, same_pads, torch_drop_last
 
 #: How a spec rounds the output count: floor; ceil keeping every window (ONNX < 22, OpenVINO ceil, oneDNN ceil);
 #: ceil dropping a last window that starts in the right padding (ONNX 22, OpenVINO ceil_torch, torch itself).
@@ -61,7 +61,7 @@ def resolve_auto_pad(spatial: list[int], kernel: list[int], strides: list[int], 
             begin.append(0)
             end.append(0)
             continue
-        pad_begin, pad_end, _ = same_pads(size, (k - 1) * d + 1, s, upper=mode == "same_upper")
+        pad_begin, pad_end, _ = oracle.same_pads(size, (k - 1) * d + 1, s, upper=mode == "same_upper")
         begin.append(pad_begin)
         end.append(pad_end)
     return begin, end
@@ -69,8 +69,7 @@ def resolve_auto_pad(spatial: list[int], kernel: list[int], strides: list[int], 
 
 def spec_outputs(size: int, k: int, s: int, d: int, pb: int, pe: int, rounding: str) -> int:
     """The spec's output count on one axis (a valid geometry), by the reference's formulas."""
-    out = out_size(size + pb + pe, (k - 1) * d + 1, s, rounding != "floor")
-    return torch_drop_last(out, size, s, pb) if rounding == "ceil_drop" else out
+    return oracle.axis_output_count(size, (k - 1) * d + 1, s, pb, pe, rounding)
 
 
 def torch_outputs(size: int, k: int, s: int, d: int, p: int, ceil: bool) -> int:

@@ -1,0 +1,87 @@
+"""The built-in error models: how an output's values are bounded, by name (docs/tolerance.md derives each).
+
+An open set: a model is one ``BuiltinModel`` in ``MODELS`` (its bound formula, its record text, and what the
+oracle must compute for it: K, an exponent attribute, the magnitude). The oracle, the policy (tolerance.py) and
+the dispatch (outputs.py) read these traits and name no model, so adding one touches this file alone; an op's
+own judging rule on top of one of them is an ``ErrorModel`` in its registry entry (compare/evidence.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from conformance.compare.tolerance import Policy
+
+#: (policy, expected in float64, magnitude or None, ulp(expected), unit roundoff u) -> allowed |error|
+Bound = Callable[["Policy", np.ndarray, "np.ndarray | None", np.ndarray, float], np.ndarray]
+
+
+@dataclass(frozen=True)
+class BuiltinModel:
+    name: str
+    #: the allowed error per element; None: no arithmetic, values must be equal (an ulp override still applies)
+    bound: Bound | None = None
+    #: the record's tolerance text (the overrides' texts are the policy's)
+    describe: Callable[[Policy], str] = lambda policy: policy.model
+    values: bool = True  # False: an index output (compare/indices.py), no policy and no override
+    window: bool = False  # the bound needs K, the most input elements one output element combines
+    exponent: str | None = None  # the attribute whose value is the bound's exponent (the schema default else)
+    magnitude: bool = False  # the bound scales with the op applied to |x| (the oracle's second reference pass)
+
+
+def _scale(policy: Policy) -> str:
+    return f"{policy.scale:g}*" if policy.scale != 1 else ""
+
+
+def _u_text(policy: Policy, nmant: int) -> str:
+    return f"u=2^-{nmant + 1} ({policy.dtype})"
+
+
+def _average_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | None, one_ulp: np.ndarray,
+                   u: float) -> np.ndarray:
+    mag = np.abs(exp64) if magnitude is None else np.asarray(magnitude, dtype=np.float64)
+    return policy.scale * ((policy.window + 2) * u * mag + one_ulp)
+
+
+def _average_text(policy: Policy) -> str:
+    from conformance.compare.tolerance import finfo
+
+    return f"{_scale(policy)}((K+2)*u*mean|x| + 1ulp), K={policy.window}, {_u_text(policy, finfo(policy.dtype).nmant)}"
+
+
+def _pnorm_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | None, one_ulp: np.ndarray,
+                 u: float) -> np.ndarray:
+    # every term is >= 0: no cancellation, the bound scales with |y| itself
+    return policy.scale * (((policy.window + 1) / policy.p + 2) * u * np.abs(exp64) + one_ulp)
+
+
+def _pnorm_text(policy: Policy) -> str:
+    from conformance.compare.tolerance import finfo
+
+    return (f"{_scale(policy)}(((K+1)/p+2)*u*|y| + 1ulp), K={policy.window}, p={policy.p:g}, "
+            f"{_u_text(policy, finfo(policy.dtype).nmant)}")
+
+
+MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
+    # an average of K terms (Higham §4): (K + 2)·u·mean(|x|) + 1 ulp
+    BuiltinModel("average", _average_bound, _average_text, window=True, magnitude=True),
+    # a selection, no arithmetic: equal values, NaN matching NaN
+    BuiltinModel("exact", None, lambda policy: f"exact ({policy.dtype}; NaN matches NaN, -0 equals +0)"),
+    # integer indices: equal, or another tap holding the window's value
+    BuiltinModel("index", values=False),
+    # a p-norm of K terms: ((K + 1)/p + 2)·u·|y| + 1 ulp
+    BuiltinModel("pnorm", _pnorm_bound, _pnorm_text, window=True, exponent="p"),
+)}
+
+
+def model(name: str) -> BuiltinModel:
+    """The built-in model ``name``; ``KeyError`` naming the known ones for a name no model has."""
+    found = MODELS.get(name)
+    if found is None:
+        raise KeyError(f"no error model {name!r} (known: {', '.join(MODELS)})")
+    return found

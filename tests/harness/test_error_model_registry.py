@@ -1,0 +1,64 @@
+"""The built-in error models are an open set (compare/models.py): a model is one entry there, and the policy, the
+dispatch and the oracle take everything they need from it (its bound, text, K, exponent attribute, magnitude)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conformance.compare import models
+from conformance.compare.evidence import ERROR_MODELS, Evidence, OutputRule
+from conformance.compare.models import MODELS, BuiltinModel
+from conformance.compare.outputs import judge
+from conformance.compare.tolerance import policy_for, ulp
+from conformance.oracle import oracle_for
+from conformance.suite.expand import expand
+from conformance.suite.loader import load_text
+
+LPPOOL = """
+op: LpPool
+domain: ai.onnx
+version: 18
+cases:
+  - id: p3
+    attributes: {kernel_shape: [2], p: 3}
+    inputs: {x: {shape: [1, 1, 4], dtype: float32, data: [1, -2, 3, 4]}}
+"""
+
+
+def _twice(policy, exp64, magnitude, one_ulp, u):
+    return 2 * one_ulp
+
+
+def test_a_new_model_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(MODELS, "two-ulp", BuiltinModel("two-ulp", _twice, lambda policy: "two ulps"))
+    policy = policy_for("float32", 3, {}, "somebackend", model="two-ulp")
+    assert policy.describe() == "two ulps"
+    e = np.array([1.0, 2.0], np.float32)
+    np.testing.assert_array_equal(policy.bound(e, None), 2 * ulp(e, "float32"))
+    evidence = Evidence(dtype="float32", tolerance={}, outputs=(OutputRule("Y", "Y", error_model="two-ulp"),),
+                        inputs_finite=True, magnitude=lambda: None, taps=lambda: None)
+    two_off = np.nextafter(np.nextafter(e, np.float32(9)), np.float32(9))
+    (ok,) = judge(evidence, [e], [two_off], "somebackend")
+    assert ok.comparison.ok and ok.policy.model == "two-ulp"
+    (bad,) = judge(evidence, [e], [np.nextafter(two_off, np.float32(9))], "somebackend")
+    assert not bad.comparison.ok
+
+
+def test_an_unknown_model_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="average, exact, index, pnorm"):
+        policy_for("float32", 1, {}, "b", model="averge").describe()
+    assert ERROR_MODELS == ("average", "exact", "index", "pnorm")
+
+
+def test_the_oracle_takes_k_and_the_exponent_from_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    def rule_of() -> OutputRule:  # a fresh instance: a fresh oracle, not the one cached for the last
+        (instance,) = expand(load_text(LPPOOL, "lppool.yaml").cases[0])
+        return oracle_for(instance).evidence(1).outputs[0]
+
+    rule = rule_of()
+    assert (rule.error_model, rule.window, rule.p) == ("pnorm", 2, 3.0)
+    # the same output under a model reading another attribute and no K: the oracle follows the model
+    monkeypatch.setitem(MODELS, "pnorm", BuiltinModel("pnorm", models.MODELS["average"].bound, exponent="q"))
+    rule = rule_of()
+    assert (rule.window, rule.p) == (1, 1.0)
