@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -222,14 +221,6 @@ def output_shapes(instance: CaseInstance, shapes: list[tuple[int, ...]],
     ``UnknownOp``, a ``SpecViolation``)."""
     return reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes,
                                    values)
-
-
-def op_output_shapes(domain: str, op: str, version: int, shapes: list[tuple[int, ...]], attributes: dict[str, Any],
-                     values: dict[int, np.ndarray] | None = None) -> list[tuple[int, ...]]:
-    """The reference's shape inference for an op that is not an instance's own (a backward op's coverage asks what
-    its forward op gives on src). Raises ``LookupError`` for an unknown op, ``ValueError`` for what the spec
-    rejects (the reference's ``UnknownOp`` and ``SpecViolation`` are those)."""
-    return reference.output_shapes(domain, op, version, shapes, attributes, values)
 
 
 # The window geometry the specs share, for a backend that maps a case onto its runtime's own window arguments
