@@ -57,7 +57,10 @@ def test_wheel_plugin_run_and_repro_from_an_artifact(tmp_path: Path):
                 .strip())
     (site / "zz_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")  # a path: no .pth run there
     sh([python, "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", wheel], tmp_path, env)
-    sh([python, "-m", "pip", "install", "-q", ROOT / "examples" / "vendor-plugin"], tmp_path, env)
+    # installed from a copy: pip builds a project in its own folder (build/), never in the repository
+    plugin = shutil.copytree(ROOT / "examples" / "vendor-plugin", tmp_path / "vendor-plugin",
+                             ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    sh([python, "-m", "pip", "install", "-q", plugin], tmp_path, env)
     where = sh([python, "-c", "import conformance, vendor_numpy_pool as v; print(conformance.__file__, v.__file__)"],
                tmp_path, env).stdout.split()
     assert all(p.startswith(str(site)) for p in where), where  # the wheel's harness, the installed plugin
