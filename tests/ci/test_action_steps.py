@@ -16,16 +16,9 @@ from pathlib import Path
 import pytest
 from action_steps import Job
 from fake_github_api import FakeGitHub
+from one_case import CASE
 
-CASES = """\
-op: AveragePool
-domain: ai.onnx
-versions: [22]
-cases:
-  - id: ceil
-    attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
-    inputs:
-      x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
+CASES = CASE + """\
   - id: floor
     attributes: {kernel_shape: [3, 3], strides: [2, 2]}
     inputs:
@@ -93,17 +86,25 @@ def upload(world, run_id: int, done: Job) -> Path:
     return target
 
 
-def test_shards_and_merge_first_run_then_gated_against_it(world):
-    tmp, api, _ = world
-    # run 1, the workflow's first: two shards, then the merge
-    shards = []
+@pytest.fixture(scope="module")
+def run1_shards(world) -> list[tuple[Job, Path]]:
+    """Run 1's two shards, run and uploaded once for the tests that need them (each test can run alone)."""
+    ran = []
     for shard in ("1/2", "2/2"):
         done = job(world, 1, f"shard{shard[0]}", shard=shard)
         assert done.run() == 0, done.text()[-5000:]
+        ran.append((done, upload(world, 1, done)))
+    return ran
+
+
+def test_shards_and_merge_first_run_then_gated_against_it(world, run1_shards):
+    tmp, api, _ = world
+    # run 1, the workflow's first: two shards, then the merge
+    for done, _ in run1_shards:
         assert "the merge job (mode: merge) gates the merged shards" in done.step_log("Baseline")
         # a shard alone cannot call an entry stale: its slice leaves the other shard's entries unmatched
         assert "stale expectation" not in done.text() and "matched no item of this partial run" in done.text()
-        shards.append(upload(world, 1, done))
+    shards = [folder for _, folder in run1_shards]
     assert [s.name for s in shards] == ["conformance-onnxruntime-shard-1-2", "conformance-onnxruntime-shard-2-2"]
     pip = (tmp / "pip.log").read_text().splitlines()
     root = str(Path(__file__).resolve().parents[2])
@@ -139,10 +140,10 @@ def test_shards_and_merge_first_run_then_gated_against_it(world):
     assert "red (exit 1)" in merge.summary and "REGRESSION" in merge.summary
 
 
-def test_an_entry_stale_over_every_shard_fails_the_merge(world):
+def test_an_entry_stale_over_every_shard_fails_the_merge(world, run1_shards):
     tmp, _, _ = world
-    for name in ("conformance-onnxruntime-shard-1-2", "conformance-onnxruntime-shard-2-2"):
-        shutil.copytree(tmp / "uploaded" / "1" / name, tmp / "uploaded" / "3" / name)
+    for _, folder in run1_shards:
+        shutil.copytree(folder, tmp / "uploaded" / "3" / folder.name)
     merge = job(world, 3, "merge-stale", mode="merge", baseline="none")
     (merge.workspace / "expectations.yaml").write_text(expectations([*IDS, STALE]))
     assert merge.run() == 1
@@ -155,10 +156,10 @@ def test_an_entry_stale_over_every_shard_fails_the_merge(world):
     assert merge.run() == 1 and "shards missing" in merge.text()
 
 
-def test_a_baseline_that_exists_but_cannot_be_found_fails_loudly_without_gh(world):
+def test_a_baseline_that_exists_but_cannot_be_found_fails_loudly_without_gh(world, run1_shards):
     tmp, api, _ = world
-    api.store.publish(4, "success", artifacts={"conformance-openvino-merged": tmp / "uploaded" / "1" /
-                                               "conformance-onnxruntime-merged"})
+    # a successful run 4 whose only artifact is another gate's (any report folder will do)
+    api.store.publish(4, "success", artifacts={"conformance-openvino-merged": run1_shards[0][1]})
     for backend, gate in (("openvino", "conformance-openvino"),
                           ("onnx-backend:my.mod", "conformance-onnx-backend-my.mod")):
         done = job(world, 5, f"whole-{gate}", backend=backend)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from one_case import CASE
 
 from conformance.cli.coverage import coverage_main
 from conformance.cli.listing import list_main
@@ -25,15 +26,7 @@ def test_a_bad_environment_limit_is_an_error(tmp_path: Path, capsys, monkeypatch
     assert "CONFORMANCE_MAX_YAML_NODES='abc': not a positive integer" in capsys.readouterr().err
 
 
-CASES = """\
-op: AveragePool
-domain: ai.onnx
-versions: [22]
-cases:
-  - id: ceil
-    attributes: {kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1}
-    inputs:
-      x: {shape: [1, 1, 4, 4], dtype: float32, arange: {start: 1}}
+CASES = CASE + """\
   - id: floor
     attributes: {kernel_shape: [3, 3], strides: [2, 2]}
     inputs:
