@@ -63,6 +63,10 @@ class Case:
     configuration: dict[str, Any] | None = field(default=None, compare=False)
     file: str = ""
     line: int = 0
+    #: a case that is a whole ONNX model (an onnx backend test, suite/backend_tests.py): the serialized
+    #: ModelProto, run as it is by every backend that reads ONNX; its inputs are the graph's inputs in order and
+    #: keep their own dtypes (``dtypes`` then names the first input's, for the id)
+    model: bytes | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # read-only once built: backends (and the instances expanded from it) share these (frozen.py)
@@ -103,6 +107,11 @@ class CaseInstance:
     @property
     def source(self) -> str:
         return self.case.source
+
+    @property
+    def model(self) -> bytes | None:
+        """The case's own ONNX model (an onnx backend test), None when backends build the model themselves."""
+        return self.case.model
 
     @property
     def expect_error(self) -> bool:

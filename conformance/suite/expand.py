@@ -28,6 +28,9 @@ def expand(case: Case) -> list[CaseInstance]:
 
 def _instance(case: Case, version: int, dtype: str, layout: str | None) -> CaseInstance:
     attributes = dict(case.attributes)
+    if case.model is not None:  # a whole model: its tensors keep the dtypes the model declares
+        return CaseInstance(id=instance_id(case, version, dtype, layout), case=case, version=version, dtype=dtype,
+                            layout=None, attributes=attributes, inputs=case.inputs, outputs=case.outputs)
     inputs = tuple(_retype(t, dtype, fixed) for t, fixed in zip(case.inputs, _fixed_input_dtypes(case, version)))
     outputs = tuple(_retype(t, dtype) for t in case.outputs or _default_outputs(case, version))
     if layout is not None:
