@@ -41,3 +41,18 @@ def dtype_name(dtype: np.dtype | type) -> str:
 
 def is_float(name: str) -> bool:
     return name in FLOAT_DTYPES
+
+
+def floating(dtype: np.dtype | type) -> bool:
+    """True for a floating-point NumPy dtype, ml_dtypes' (bfloat16, float8, float4) included; False for integers
+    (int4 too), bool, strings and objects."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return True
+    if dtype.kind != "V":
+        return False
+    try:
+        ml_dtypes.finfo(dtype)
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance import model_oracle
 from conformance.model import CaseInstance
 from conformance.oracle import Oracle, oracle_for, output_shapes
 from conformance.verdict import Judgement, judge_outputs, output_values
@@ -16,6 +17,8 @@ REFERENCE = "reference"
 def judgement(instance: CaseInstance) -> Judgement:
     """The reference column's status, reason and figures for ``instance``."""
     oracle = oracle_for(instance)
+    if instance.model is not None:
+        return _stored_outputs(instance, oracle)
     if instance.expect_error:
         return {"status": "pass" if oracle.rejection else "fail",
                 "reason": f"rejected as expected: {oracle.rejection}" if oracle.rejection
@@ -41,6 +44,25 @@ def judgement(instance: CaseInstance) -> Judgement:
         # the published expected values are wrong, not the reference (docs/spec-notes.md says why for each)
         status, reason = "erratum", f"the published expected values contradict the reference: {reason}"
     return {**seen, **judged, "status": status, "reason": reason}
+
+
+def _stored_outputs(instance: CaseInstance, oracle: Oracle) -> Judgement:
+    """A whole-model case (an onnx backend test): onnx's evaluator against the test's stored outputs, judged as
+    a backend's answer is. A disagreement is an erratum of the test data or of the evaluator (docs/spec-notes.md
+    lists each); a model the evaluator cannot run says so."""
+    expected = oracle.expected()
+    if not expected:
+        return {"status": "error", "reason": "the backend test stores no outputs"}
+    try:
+        computed = model_oracle.evaluated(instance, [x.copy() for x in oracle.inputs])
+    except Exception as exc:
+        return {"status": "unsupported", "reason": f"onnx.reference cannot evaluate the model: "
+                f"{type(exc).__name__}: {str(exc)[:300]}"}
+    judged = judge_outputs(oracle.evidence(len(expected)), expected, computed[:len(expected)], REFERENCE)
+    if judged["status"] == "fail":
+        judged["status"] = "erratum"
+        judged["reason"] = f"onnx.reference contradicts the test's stored outputs: {judged.get('reason', '')}"
+    return judged
 
 
 def shape_claims(instance: CaseInstance, outputs: list[np.ndarray]) -> list[str]:

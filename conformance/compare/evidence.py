@@ -62,6 +62,8 @@ class OutputRule:
     of_values: int = 0  # index outputs: which output holds the values the indices point at
     unspecified: np.ndarray | None = None  # True where the spec leaves the value undefined
     custom: ErrorModel | None = None  # the op's own model (``error_model`` is then the built-in it starts from)
+    ulps: float = 0.0  # ulp: the bound in ULPs of the expected value
+    dtype: str | None = None  # the output's own dtype when it differs from the instance's (a whole model's)
 
     @property
     def model_name(self) -> str:

@@ -67,6 +67,40 @@ def _pnorm_text(policy: Policy) -> str:
             f"{_u_text(policy, finfo(policy.dtype).nmant)}")
 
 
+def _ulp_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | None, one_ulp: np.ndarray,
+               u: float) -> np.ndarray:
+    if magnitude is not None:  # an op whose result can cancel: the ULP at its terms' scale (ops/families.py)
+        from conformance.compare.tolerance import ulp
+
+        one_ulp = np.maximum(one_ulp, ulp(np.asarray(magnitude, dtype=np.float64), policy.dtype))
+    return policy.scale * policy.ulps * one_ulp
+
+
+def _ulp_text(policy: Policy) -> str:
+    return f"{_scale(policy)}{policy.ulps:g} ulp ({policy.dtype}; an elementwise function, ops/families.py)"
+
+
+def _accumulate_text(policy: Policy) -> str:
+    from conformance.compare.tolerance import finfo
+
+    return (f"{_scale(policy)}((K+2)*u*sum|terms| + 1ulp), K={policy.window}, "
+            f"{_u_text(policy, finfo(policy.dtype).nmant)}")
+
+
+#: ONNX's backend-test comparison (onnx.backend.test.runner: numpy.testing.assert_allclose defaults it sets)
+ONNX_RTOL, ONNX_ATOL = 1e-3, 1e-7
+
+
+def _onnx_default_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | None, one_ulp: np.ndarray,
+                        u: float) -> np.ndarray:
+    return policy.scale * (ONNX_ATOL + ONNX_RTOL * np.abs(exp64))
+
+
+def _onnx_default_text(policy: Policy) -> str:
+    return (f"onnx default: {_scale(policy)}({ONNX_ATOL:g} + {ONNX_RTOL:g}*|expected|) — no error model for this "
+            "op yet (ops/families.py)")
+
+
 MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
     # an average of K terms (Higham §4): (K + 2)·u·mean(|x|) + 1 ulp
     BuiltinModel("average", _average_bound, _average_text, window=True, magnitude=True),
@@ -76,6 +110,15 @@ MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
     BuiltinModel("index", values=False),
     # a p-norm of K terms: ((K + 1)/p + 2)·u·|y| + 1 ulp
     BuiltinModel("pnorm", _pnorm_bound, _pnorm_text, window=True, exponent="p"),
+    # an elementwise function: n ulps of the expected value (n per op and dtype, ops/families.py)
+    BuiltinModel("ulp", _ulp_bound, _ulp_text, magnitude=True),
+    # a sum of K terms: (K + 2)·u·Σ|terms| + 1 ulp, the average's bound before its division
+    BuiltinModel("accumulate", _average_bound, _accumulate_text, window=True, magnitude=True),
+    # a draw (Bernoulli, Dropout in training): shape and dtype judged, values not (an infinite bound)
+    BuiltinModel("random", lambda policy, exp64, magnitude, one_ulp, u: np.full(np.shape(exp64), np.inf),
+                 lambda policy: "random output: shape and dtype only (its values are a draw)"),
+    # ONNX's rtol/atol where no model exists yet: said in the record
+    BuiltinModel("onnx-default", _onnx_default_bound, _onnx_default_text),
 )}
 
 

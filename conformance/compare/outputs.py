@@ -31,8 +31,8 @@ class Judged:
 def policies(evidence: Evidence, backend: str, scale: float = 1.0) -> list[Policy | None]:
     """The bound of every value output for ``backend`` (None for index outputs)."""
     return [None if not model(rule.error_model).values else
-            policy_for(evidence.dtype, rule.window, evidence.tolerance, backend, scale, model=rule.error_model,
-                       p=rule.p)
+            policy_for(rule.dtype or evidence.dtype, rule.window, evidence.tolerance, backend, scale,
+                       model=rule.error_model, p=rule.p, ulps=rule.ulps)
             for rule in evidence.outputs]
 
 

@@ -24,6 +24,7 @@ import ml_dtypes
 import numpy as np
 
 from conformance.compare.models import model
+from conformance.dtypes import floating, np_dtype
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Policy:
     ulp: float | None = None
     model: str = "average"  # the output's error model: a value model of compare/models.py
     p: float = 1.0  # pnorm: the norm's exponent
+    ulps: float = 0.0  # ulp: the bound in ULPs of the expected value
 
     @property
     def overridden(self) -> bool:
@@ -68,12 +70,20 @@ class Policy:
 
 
 def finfo(dtype: str) -> ml_dtypes.finfo:
-    return ml_dtypes.finfo(ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype))
+    return ml_dtypes.finfo(_numpy(dtype))
+
+
+def _numpy(dtype: str) -> np.dtype:
+    """The NumPy dtype of a record's dtype name (bfloat16, float8e4m3fn... through ml_dtypes)."""
+    try:
+        return np_dtype(dtype)
+    except ValueError:
+        return np.dtype(dtype)
 
 
 def ulp(values: np.ndarray, dtype: str) -> np.ndarray:
     """The spacing of ``dtype`` at each value (subnormal spacing near zero; 1 for integer types), in float64."""
-    if dtype != "bfloat16" and np.dtype(dtype).kind in "iub":
+    if not floating(_numpy(dtype)):
         return np.ones(np.shape(values), dtype=np.float64)
     info = finfo(dtype)
     v = np.abs(np.asarray(values, dtype=np.float64))
@@ -86,7 +96,7 @@ def ulp(values: np.ndarray, dtype: str) -> np.ndarray:
 
 def policy_for(
     dtype: str, window: int, case_tolerance: dict, backend: str, backend_scale: float = 1.0,
-    model: str = "average", p: float = 1.0,
+    model: str = "average", p: float = 1.0, ulps: float = 0.0,
 ) -> Policy:
     """The case's ``tolerance`` mapping may override the derived bound, for all backends or per backend."""
     merged = {k: v for k, v in case_tolerance.items() if k != "backends"}
@@ -94,4 +104,5 @@ def policy_for(
     return Policy(
         window=max(int(window), 1), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
         atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"), model=model, p=float(p),
+        ulps=float(ulps),
     )

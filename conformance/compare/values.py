@@ -13,7 +13,7 @@ import numpy as np
 
 from conformance.compare.heatmap import grid, heatmap
 from conformance.compare.tolerance import Policy, ulp
-from conformance.dtypes import dtype_name
+from conformance.dtypes import dtype_name, floating
 
 __all__ = ["WORST", "Comparison", "compare", "dtype_mismatch", "grid", "not_comparable", "shortest"]
 
@@ -47,7 +47,8 @@ def compare(
     unusable = not_comparable(expected, actual, name)
     if unusable is not None:
         return unusable
-    result = _values(expected, actual, policy, magnitude, unspecified)
+    values = _equal if _not_float64(expected) or _not_float64(actual) else _values
+    result = values(expected, actual, policy, magnitude, unspecified)
     if dtype_name(actual.dtype) != dtype_name(expected.dtype):
         result.ok = False
         result.reason = dtype_mismatch(expected, actual, name)
@@ -125,7 +126,53 @@ def _values(
     )
 
 
+def _not_float64(array: np.ndarray) -> bool:
+    """Values float64 cannot hold exactly (strings, int4 and other packed integers, integers beyond 2^53): compared
+    as they are, for equality."""
+    kind = array.dtype.kind
+    if kind in "OUS" or (kind == "V" and not floating(array.dtype)):
+        return True
+    if kind not in "iu" or array.dtype.itemsize < 8 or array.size == 0:
+        return False
+    return int(array.max()) > 2 ** 53 or int(array.min()) < -(2 ** 53)
+
+
+def _equal(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude: np.ndarray | None,
+           mask: np.ndarray | None) -> Comparison:
+    """An output without rounding (integers, bool, strings) or compared with one that has none: equal elements,
+    in the values' own types."""
+    compared = np.ones(expected.shape, bool) if mask is None else ~np.asarray(mask, bool)
+    try:
+        same = np.asarray(expected == actual, bool)
+    except (TypeError, ValueError):  # a string compared with a number: nothing is equal
+        same = np.zeros(expected.shape, bool)
+    if same.shape != expected.shape:
+        same = np.zeros(expected.shape, bool)
+    bad = ~same & compared
+    worst = [{"index": [int(i) for i in index], "expected": _plain(expected[index]), "actual": _plain(actual[index]),
+              "abs_err": None, "allowed": 0.0, "ulp": None}
+             for index in zip(*np.nonzero(bad))][:WORST] if bad.any() else []
+    return Comparison(ok=not bad.any(), mismatches=int(bad.sum()), elements=int(expected.size),
+                      unspecified=int((~compared).sum()), worst=worst)
+
+
+def _plain(value: Any) -> Any:
+    """A JSON value of one element: an int, a bool, a str, or the shortest float."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, str | bool | np.bool_):
+        return value if isinstance(value, str) else bool(value)
+    if np.issubdtype(type(value), np.integer):
+        return int(value)
+    try:
+        return shortest(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
 def _worst_text(w: dict[str, Any]) -> str:
+    if w.get("abs_err") is None:
+        return f"worst at {w['index']}: expected {w['expected']!r}, got {w['actual']!r}"
     return (
         f"worst at {w['index']}: expected {w['expected']:.9g}, got {w['actual']:.9g} "
         f"(|err| {w['abs_err']:.3g} > allowed {w['allowed']:.3g})"

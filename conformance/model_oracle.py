@@ -1,0 +1,139 @@
+"""The oracle's side of a case that is a whole ONNX model (an onnx backend test of an op we have no reference
+for): how each output is judged, from the op's family (ops/families.py), and the figures its bound needs.
+
+The expected outputs are the test's stored ones (the oracle's ``expected()``: the case's literal outputs); the
+``reference`` column checks them against onnx's evaluator. Per output:
+
+- integer, bool and string outputs: ``exact``, whatever the family (nothing to round);
+- ``ulp`` outputs: the family's count for the output's dtype;
+- ``accumulate`` outputs: K from the inputs (``terms``) and the magnitude: the model run by onnx's evaluator on
+  |inputs| (every term's magnitude summed), or |y| where the family says every term is non-negative.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from conformance.compare.evidence import OutputRule
+from conformance.dtypes import dtype_name, floating
+from conformance.model import CaseInstance
+from conformance.ops.families import Accumulate, Family, family_of, ulps_for
+
+
+def output_rules(instance: CaseInstance, expected: list[np.ndarray]) -> tuple[OutputRule, ...]:
+    family = family_of(instance.op, {spec.name: spec.array for spec in instance.inputs})
+    names = instance.output_names or [f"output{i}" for i in range(len(expected))]
+    rules = []
+    for name, value in zip(names, expected):
+        dtype = dtype_name(value.dtype)
+        model = family.name if floating(value.dtype) or family.name == "random" else "exact"
+        rules.append(OutputRule(name=name, label=name, error_model=model, dtype=dtype,
+                                ulps=ulps_for(family, dtype) if model == "ulp" else 0.0,
+                                window=terms(instance, family) if model == "accumulate" else 1))
+    return tuple(rules)
+
+
+def terms(instance: CaseInstance, family: Family) -> int:
+    """K: the most terms one output element sums, from the input shapes and the node's attributes; the first
+    input's size (an upper bound) where the rule cannot tell (an ``_expanded`` test's attributes are inside
+    its function body)."""
+    rule = family.accumulate
+    shapes = [tuple(spec.shape or ()) for spec in instance.inputs]
+    if rule is None or not shapes:
+        return 1
+    attributes = dict(instance.attributes)
+    try:
+        found = _TERMS[rule.terms](shapes, attributes, instance)
+    except (IndexError, KeyError, TypeError, ValueError):
+        found = None
+    return max(int(found if found is not None else math.prod(shapes[0])), 1)
+
+
+def _reduced(shapes: list[tuple[int, ...]], attributes: dict, instance: CaseInstance) -> int | None:
+    rank = len(shapes[0])
+    axes = attributes.get("axes")
+    if axes is None and len(instance.inputs) > 1 and instance.inputs[1].array is not None:
+        axes = [int(a) for a in np.asarray(instance.inputs[1].array).reshape(-1)]
+    if not axes:
+        if attributes.get("noop_with_empty_axes"):
+            return 1
+        axes = range(rank)
+    return math.prod(shapes[0][a % rank] for a in axes) if rank else 1
+
+
+def _inner(shapes: list[tuple[int, ...]], attributes: dict, instance: CaseInstance) -> int | None:
+    a = shapes[0]
+    if instance.op == "Gemm":  # alpha·A'B' + beta·C: one more term with C
+        return (a[0] if attributes.get("transA") else a[1]) + (len(shapes) > 2)
+    return a[-1] if len(a) > 1 else a[0]
+
+
+def _window(shapes: list[tuple[int, ...]], attributes: dict, instance: CaseInstance) -> int | None:
+    weights = shapes[1]
+    group = int(attributes.get("group", 1))
+    per_group = weights[1] if instance.op == "Conv" else weights[0] // group
+    return per_group * math.prod(weights[2:]) + (len(shapes) > 2)
+
+
+def _axis(shapes: list[tuple[int, ...]], attributes: dict, instance: CaseInstance) -> int | None:
+    shape = shapes[0]
+    if instance.op == "Softmax":
+        axis = int(attributes.get("axis", -1 if instance.version >= 13 else 1)) % max(len(shape), 1)
+        # before opset 13 the input is flattened to 2-D at axis: a row spans every later axis
+        return math.prod(shape[axis:]) if instance.version < 13 else shape[axis]
+    axis = int(np.asarray(instance.inputs[1].array).reshape(-1)[0]) if len(instance.inputs) > 1 else 0
+    return shape[axis % len(shape)]
+
+
+def _inputs(shapes: list[tuple[int, ...]], attributes: dict, instance: CaseInstance) -> int | None:
+    return len(shapes)
+
+
+_TERMS: dict[str, Callable[[list[tuple[int, ...]], dict, CaseInstance], int | None]] = {
+    "reduced": _reduced, "inner": _inner, "window": _window, "axis": _axis, "inputs": _inputs,
+    "batch": lambda shapes, attributes, instance: math.prod(shapes[0][1:]),
+    "fixed": lambda shapes, attributes, instance: family_of(instance.op).accumulate.count,
+}
+
+
+def evaluated(instance: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """The model's outputs by onnx's evaluator (``onnx.reference``): what the ``reference`` column holds the
+    test's stored outputs against. Raises what the evaluator raises."""
+    from onnx.reference import ReferenceEvaluator
+
+    evaluator = ReferenceEvaluator(instance.model)
+    names = [i.name for i in evaluator.proto_.graph.input]
+    return [np.asarray(o) for o in evaluator.run(None, dict(zip(names, inputs)))]
+
+
+def magnitude(instance: CaseInstance, inputs: list[np.ndarray], expected: list[np.ndarray]
+              ) -> list[np.ndarray] | None:
+    """Per output, what bounds the sum of its terms' magnitudes: |y| where every term is non-negative, else the
+    model on |inputs| (onnx's evaluator); None where neither can be had (the bound then uses |y| alone, from the
+    expected output: judged by outputs.magnitude_floor)."""
+    family = family_of(instance.op)
+    rule: Accumulate | None = family.accumulate
+    how = rule.magnitude if rule is not None else {"unit": "unit", "input": "input"}.get(family.scale)
+    if how is None:
+        return None
+    if how == "output":
+        return [np.abs(np.asarray(e, dtype=np.float64)) for e in expected]
+    if how == "unit":
+        return [np.ones(np.shape(e)) for e in expected]
+    if how == "input":  # elementwise: the first input, broadcast to each output
+        x = np.abs(np.asarray(inputs[0], dtype=np.float64))
+        try:
+            return [np.broadcast_to(x, np.shape(e)) for e in expected]
+        except ValueError:
+            return None
+    try:
+        outputs = evaluated(instance, [np.abs(x) if floating(x.dtype) else x for x in inputs])
+    except Exception:  # onnx's evaluator cannot run it: no magnitude, the bound falls back to |y|
+        return None
+    found = [np.abs(np.asarray(o, dtype=np.float64)) for o in outputs[:len(expected)]]
+    if how == "abs-max":
+        return [np.full(np.shape(o), o.max(initial=0.0)) for o in found]
+    return found

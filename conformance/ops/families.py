@@ -1,0 +1,136 @@
+"""How the outputs of an ONNX op the harness has no reference for are judged: its error-model family, declared
+once here for the whole opset (the onnx backend tests' ops, docs/tolerance.md "Families").
+
+The ops with our own reference (pooling) have a registry entry with per-output models; every other op is judged
+against the backend test's stored outputs by its family:
+
+- ``exact``: no rounding the spec leaves open — data movement, indexing, gather/scatter, selections,
+  comparisons, integer and bool ops, casts, and the IEEE 754 basic operations (+, -, *: correctly rounded, so a
+  correct result equals the stored one). Bit for bit, NaN matching NaN.
+- ``ulp``: an elementwise function of float inputs: ``n`` ULPs of the expected value. ``n`` is the OpenCL C
+  specification's maximum error for the single-precision built-in of that function (OpenCL 3.0 C spec, §7.4,
+  "ULP values for single precision built-in math functions"; a composite op adds its parts') plus 1 for the
+  stored value's own rounding (numpy's float32 functions are not correctly rounded either). The same counts
+  hold for float64; half types (float16, bfloat16) get ``HALF_ULPS``: computed in float32 and rounded once, on
+  either side, the two results are at most one half-type ULP apart, and one more covers a runtime that
+  evaluates a polynomial in the half type itself.
+- ``accumulate``: a sum of K terms (reductions, MatMul, Gemm, Conv, CumSum, Softmax's denominator):
+  (K + 2)·u·M + 1 ulp, where M is the op applied to |x| (the sum of the terms' magnitudes, computed by onnx's
+  evaluator on |inputs|), or |y| where every term is non-negative; K per op from the input shapes (``terms``).
+- ``random``: the output is a draw (Bernoulli; Dropout in training mode): its shape and dtype are judged, its
+  values are not (a runtime's generator is its own, seed or not), and the record says so.
+- ``onnx-default``: ONNX's own rtol 1e-3 / atol 1e-7, for ops no model covers yet (normalisations, recurrent
+  nets, attention, interpolation, spectral ops, control flow). The record's tolerance text says so.
+
+Integer, bool and string outputs are always compared exactly, whatever the family: a value that has no rounding
+cannot be off by an ULP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: an ``ulp`` output's count in a half type (float16, bfloat16), whatever the function
+HALF_ULPS = 2.0
+
+EXACT = frozenset("""
+Abs Neg Relu Sign Ceil Floor Round Max Min Where Identity Reshape Flatten Squeeze Unsqueeze Transpose Concat Split
+Slice Gather GatherElements GatherND Scatter ScatterElements ScatterND TensorScatter Tile Expand Pad DepthToSpace
+SpaceToDepth Compress NonZero OneHot Trilu ReverseSequence Shape Size ConstantOfShape Constant EyeLike Equal Greater
+GreaterOrEqual Less LessOrEqual And Or Xor Not BitShift BitwiseAnd BitwiseNot BitwiseOr BitwiseXor BitCast IsInf
+IsNaN ArgMax ArgMin TopK Unique ReduceMax ReduceMin Hardmax CenterCropPad Cast CastLike Mod StringConcat StringSplit
+StringNormalizer RegexFullMatch LabelEncoder ArrayFeatureExtractor Binarizer Shrink ThresholdedRelu LeakyRelu PRelu
+Clip Add Sub Mul QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger ConvInteger QLinearMatMul
+QLinearConv NonMaxSuppression OptionalHasElement OptionalGetElement SequenceInsert SplitToSequence Dropout
+""".split())
+
+#: OpenCL's single-precision maximum error (ULPs) of each function, composites summed; +1 is added on use
+ULPS: dict[str, float] = {
+    "Exp": 3, "Log": 3, "Pow": 16, "Sqrt": 3, "Reciprocal": 2.5, "Div": 2.5,
+    "Sin": 4, "Cos": 4, "Tan": 5, "Asin": 4, "Acos": 4, "Atan": 5,
+    "Sinh": 4, "Cosh": 4, "Asinh": 4, "Acosh": 4, "Atanh": 5, "Tanh": 5, "Erf": 16,
+    # composites: each operation's error adds (a relative error of the result, no cancellation in these)
+    "Sigmoid": 3 + 2.5 + 1,  # exp, divide, add
+    "HardSigmoid": 2,  # multiply-add, clamped
+    "HardSwish": 3,  # x · HardSigmoid
+    "Softsign": 2.5 + 1,  # divide, add
+    "Softplus": 3 + 3 + 1,  # log(exp(x) + 1)
+    "Elu": 3 + 1 + 1,  # alpha · (exp(x) - 1)
+    "Selu": 3 + 1 + 2,  # gamma · (alpha · exp(x) - alpha)
+    "Celu": 3 + 2.5 + 2,  # alpha · (exp(x / alpha) - 1)
+    "Gelu": 16 + 4,  # 0.5 · x · (1 + erf(x / sqrt 2)), or the tanh form
+    "Swish": 3 + 2.5 + 2,  # x · sigmoid(alpha · x)
+    "Mish": 5 + 7 + 1,  # x · tanh(softplus(x))
+    "SwiGLU": 3 + 2.5 + 3,  # x1 · sigmoid(x1) · x2
+    "Range": 1,  # start + i·delta: two roundings, or a runtime's running sum (a finding if it drifts)
+}
+
+
+#: where an ``ulp`` op's ULP is measured when the result can be small beside its terms (cancellation): "unit",
+#: at max(|y|, 1) (exp(x) - 1 as the spec writes it, not expm1: its absolute error is exp's near 1); "input",
+#: at max(|y|, |x|) (Gelu's 1 + erf(x/√2) cancels for x < 0, leaving x's scale). Default: at |y|.
+ULP_SCALE: dict[str, str] = {"Elu": "unit", "Selu": "unit", "Celu": "unit", "Softplus": "unit", "Gelu": "input"}
+
+
+@dataclass(frozen=True)
+class Accumulate:
+    """A sum of K terms: how K follows from the inputs, and what bounds the terms' total magnitude."""
+
+    terms: str  # "reduced" (the reduced axes' extent), "inner" (the contracted axis), "window", "axis", "inputs",
+    #             "batch" (every element of one batch item: an upper bound), or "fixed" (``count``)
+    #: "abs": the op on |x| (evaluated); "abs-max": its largest element, for every output element (a transform
+    #: whose terms' weights have modulus 1 but change sign per output); "output": |y| (terms >= 0); "unit": 1
+    magnitude: str = "abs"
+    count: int = 0  # terms "fixed": K
+
+
+ACCUMULATE: dict[str, Accumulate] = {
+    "ReduceSum": Accumulate("reduced"), "ReduceMean": Accumulate("reduced"), "ReduceL1": Accumulate("reduced"),
+    "ReduceSumSquare": Accumulate("reduced", "output"), "ReduceProd": Accumulate("reduced", "output"),
+    "MatMul": Accumulate("inner"), "Gemm": Accumulate("inner"), "Conv": Accumulate("window"),
+    "ConvTranspose": Accumulate("window"), "CumSum": Accumulate("axis"), "CumProd": Accumulate("axis", "output"),
+    "Softmax": Accumulate("axis", "output"), "Sum": Accumulate("inputs"), "Mean": Accumulate("inputs"),
+    # y_k = sum of x_n·exp(-2πi·nk/N): |weights| = 1, so sum|x_n| = the k=0 term of the op on |x| bounds every k
+    "DFT": Accumulate("batch", "abs-max"), "STFT": Accumulate("batch", "abs-max"),
+    # a0 - a1·cos(2πn/N) + a2·cos(4πn/N), coefficients summing to 1: 3 terms and 2 cosines of 4 ulp each
+    "BlackmanWindow": Accumulate("fixed", "unit", count=3 + 2 * 4),
+    "HammingWindow": Accumulate("fixed", "unit", count=2 + 4), "HannWindow": Accumulate("fixed", "unit", count=2 + 4),
+}
+
+
+#: ops whose outputs are a draw; op -> the input that makes them one when true ("" for always)
+RANDOM: dict[str, str] = {"Bernoulli": "", "Dropout": "training_mode"}
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str  # exact, ulp, accumulate, random, onnx-default
+    ulps: float = 0.0  # ulp: the count for float32/float64 (HALF_ULPS for half types)
+    accumulate: Accumulate | None = None
+    scale: str = "output"  # ulp: where the ULP is measured (ULP_SCALE)
+
+
+def family_of(op: str, inputs: dict[str, object] | None = None) -> Family:
+    """The family an ONNX op's outputs are judged by (an ``_expanded`` test's is its op's); ``inputs``: the
+    case's input values by name, for an op that draws only when one of them says so."""
+    if op in RANDOM and (not RANDOM[op] or _true((inputs or {}).get(RANDOM[op]))):
+        return Family("random")
+    if op in EXACT:
+        return Family("exact")
+    if op in ULPS:
+        return Family("ulp", ulps=ULPS[op] + 1, scale=ULP_SCALE.get(op, "output"))
+    if op in ACCUMULATE:
+        return Family("accumulate", accumulate=ACCUMULATE[op])
+    return Family("onnx-default")
+
+
+def ulps_for(family: Family, dtype: str) -> float:
+    """The ULP count of an ``ulp`` family output of ``dtype``."""
+    return HALF_ULPS if dtype in ("float16", "bfloat16") else family.ulps
+
+
+def _true(value: object) -> bool:
+    try:
+        return bool(value is not None and bool(value))
+    except ValueError:  # an array of several values
+        return False

@@ -1,0 +1,155 @@
+"""Each error-model family of the whole opset (ops/families.py) judged on a whole-model case: a planted bug fails,
+a result within the family's bound passes, and the bound is the one the family states (a factor of 2 fails)."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from conformance.dtypes import dtype_name
+from conformance.model import Case, TensorSpec
+from conformance.oracle import oracle_for
+from conformance.ops.families import EXACT, HALF_ULPS, ULPS, family_of
+from conformance.suite.expand import expand
+from conformance.verdict import judge_outputs
+
+TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+         np.dtype(np.int64): TensorProto.INT64}
+
+
+def model_case(op: str, inputs: dict[str, np.ndarray], expected: np.ndarray, **attributes) -> Case:
+    """A whole-model case of one ``op`` node with its stored output ``expected`` (as a backend test is)."""
+    node = helper.make_node(op, list(inputs), ["y"], **attributes)
+    graph = helper.make_graph(
+        [node], f"test_{op.lower()}",
+        [helper.make_tensor_value_info(n, TYPES[a.dtype], list(a.shape)) for n, a in inputs.items()],
+        [helper.make_tensor_value_info("y", TYPES[expected.dtype], None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    spec = [TensorSpec(name=n, shape=a.shape, dtype=dtype_name(a.dtype), array=a) for n, a in inputs.items()]
+    first = next(iter(inputs.values()))
+    return Case(id=f"test_{op.lower()}", op=op, domain="ai.onnx", versions=(18,), source="onnx-example",
+                attributes=attributes, inputs=tuple(spec),
+                outputs=(TensorSpec(name="y", shape=expected.shape, dtype=dtype_name(expected.dtype),
+                                    array=expected),),
+                dtypes=(dtype_name(first.dtype),), model=model.SerializeToString())
+
+
+def judge(case: Case, actual: np.ndarray) -> dict:
+    instance = expand(case)[0]
+    oracle = oracle_for(instance)
+    expected = oracle.expected()
+    return judge_outputs(oracle.evidence(len(expected)), expected, [actual], "fake")
+
+
+def ulps_away(value: np.ndarray, count: int) -> np.ndarray:
+    out = value.copy()
+    for _ in range(count):
+        out = np.nextafter(out, np.asarray(np.inf, out.dtype))
+    return out
+
+
+RNG = np.random.default_rng(7)
+
+
+def test_families_are_disjoint_and_every_ulp_count_positive() -> None:
+    assert not EXACT & set(ULPS)
+    assert all(n > 0 for n in ULPS.values())
+    assert family_of("LayerNormalization").name == "onnx-default"
+
+
+def test_exact_a_one_ulp_change_on_transpose_fails() -> None:
+    x = RNG.standard_normal((3, 4)).astype(np.float32)
+    case = model_case("Transpose", {"x": x}, x.T.copy())
+    assert judge(case, x.T.copy())["status"] == "pass"
+    planted = x.T.copy()
+    planted[1, 2] = np.nextafter(planted[1, 2], np.float32(np.inf))
+    judged = judge(case, planted)
+    assert judged["status"] == "fail" and judged["mismatches"] == 1
+    assert judged["tolerance"].startswith("exact")
+
+
+def test_exact_nan_matches_nan_only() -> None:
+    x = np.array([1.0, np.nan, 3.0], np.float32)
+    case = model_case("Identity", {"x": x}, x.copy())
+    assert judge(case, x.copy())["status"] == "pass"
+    assert judge(case, np.array([1.0, 2.0, 3.0], np.float32))["status"] == "fail"
+
+
+def test_exact_int64_beyond_2_53_compared_as_integers() -> None:
+    x = np.array([2 ** 60, 3], np.int64)
+    case = model_case("Identity", {"x": x}, x.copy())
+    assert judge(case, x.copy())["status"] == "pass"
+    judged = judge(case, np.array([2 ** 60 + 1, 3], np.int64))  # equal once in float64
+    assert judged["status"] == "fail" and judged["worst"][0]["actual"] == 2 ** 60 + 1
+
+
+def test_ulp_exp_within_its_bound_passes_beyond_it_fails() -> None:
+    x = np.linspace(-3, 3, 16, dtype=np.float32)
+    y = np.exp(x)
+    case = model_case("Exp", {"x": x}, y)
+    count = int(ULPS["Exp"] + 1)  # OpenCL's 3 ulp + 1 for the stored value's own rounding
+    assert judge(case, ulps_away(y, count))["status"] == "pass"
+    judged = judge(case, ulps_away(y, count + 1))
+    assert judged["status"] == "fail", judged
+    assert judged["tolerance"].startswith(f"{count:g} ulp (float32")
+
+
+def test_ulp_half_types_get_the_half_count() -> None:
+    x = np.linspace(-2, 2, 8, dtype=np.float16)
+    y = np.tanh(x)
+    case = model_case("Tanh", {"x": x}, y)
+    assert judge(case, ulps_away(y, int(HALF_ULPS)))["status"] == "pass"
+    assert judge(case, ulps_away(y, int(HALF_ULPS) + 1))["status"] == "fail"
+
+
+def test_ulp_integer_outputs_are_exact() -> None:
+    x = np.array([2, 3], np.int64)
+    case = model_case("Pow", {"x": x, "y": np.array([2, 2], np.int64)}, np.array([4, 9], np.int64))
+    judged = judge(case, np.array([4, 10], np.int64))
+    assert judged["status"] == "fail" and judged["tolerance"].startswith("exact")
+
+
+def test_accumulate_a_dropped_term_in_reducesum_fails() -> None:
+    x = RNG.standard_normal((4, 64)).astype(np.float32)
+    axes = np.array([1], np.int64)
+    y = x.astype(np.float64).sum(axis=1, keepdims=True).astype(np.float32)
+    case = model_case("ReduceSum", {"x": x, "axes": axes}, y)
+    # another summation order (float32, sequential) is within the bound
+    sequential = np.zeros((4, 1), np.float32)
+    for j in range(64):
+        sequential[:, 0] += x[:, j]
+    judged = judge(case, sequential)
+    assert judged["status"] == "pass", judged
+    assert "K=64" in judged["tolerance"]
+    dropped = (y - x[:, 5:6]).astype(np.float32)
+    assert judge(case, dropped)["status"] == "fail"
+
+
+def test_accumulate_bound_is_k_plus_2_u_times_the_terms_magnitude() -> None:
+    # x sums to ~0 from large terms: the bound scales with sum|x| (cancellation does not make it fail)
+    x = np.array([[1e4, -1e4, 1.0, -1.0]], np.float32)
+    axes = np.array([1], np.int64)
+    y = np.zeros((1, 1), np.float32)
+    case = model_case("ReduceSum", {"x": x, "axes": axes}, y)
+    u = 2.0 ** -24
+    allowed = (4 + 2) * u * 20002.0 + 2.0 ** -149  # 1 ulp of 0: float32's smallest subnormal
+    assert judge(case, np.array([[allowed * 0.99]], np.float32))["status"] == "pass"
+    assert judge(case, np.array([[allowed * 2.0]], np.float32))["status"] == "fail"
+
+
+def test_onnx_default_says_so_in_the_record() -> None:
+    x = RNG.standard_normal((2, 8)).astype(np.float32)
+    scale, bias = np.ones(8, np.float32), np.zeros(8, np.float32)
+    mean, var = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+    y = ((x - mean) / np.sqrt(var + 1e-5)).astype(np.float32)
+    case = model_case("LayerNormalization", {"x": x, "scale": scale, "bias": bias}, y)
+    judged = judge(case, y * np.float32(1 + 5e-4))
+    assert judged["status"] == "pass" and judged["tolerance"].startswith("onnx default")
+    assert judge(case, y * np.float32(1 + 2e-3))["status"] == "fail"
+
+
+@pytest.mark.parametrize("op", sorted(ULPS))
+def test_every_ulp_op_is_an_onnx_op(op: str) -> None:
+    assert onnx.defs.has(op)
