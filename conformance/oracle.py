@@ -213,6 +213,47 @@ def oracle_for(instance: CaseInstance) -> Oracle:
     return oracle
 
 
+@dataclass(frozen=True)
+class Prediction:
+    """What an instance should produce, in one value made before any backend runs: the runner asks the oracle for
+    it once, every column is judged against it (verdict.judge), and nobody asks the oracle again."""
+
+    inputs: list[np.ndarray]  # the instance's inputs (a backend gets copies)
+    expected: list[np.ndarray] | None  # Oracle.expected(): the reference's outputs, else the case's literal ones
+    reference: list[np.ndarray] | None  # the reference's own outputs; None when it rejects the case or lacks the op
+    unspecified: list[np.ndarray | None]  # per reference output, where the spec leaves the value undefined
+    literal: list[np.ndarray | None]  # the case's own expected outputs (None where it gives none)
+    evidence: Evidence | None  # how the expected outputs are judged; None when there are none
+    rejection: str  # the reference's SpecViolation message
+    unknown: str  # the reference does not implement this op/version
+    missing: str  # why a positive case cannot be judged (no reference outputs, no literal ones); "" when it can
+    # a spec example's output shapes by the reference's shape inference (its claims are held against them), or
+    # what that inference raised: the reference column's record says so, no other column's
+    example_shapes: list[tuple[int, ...]] | None = None
+    example_error: Exception | None = None
+
+
+def predict(instance: CaseInstance) -> Prediction:
+    """The oracle's whole answer for ``instance`` (computed once per instance, see ``oracle_for``)."""
+    oracle = oracle_for(instance)
+    expected = oracle.expected()
+    missing = "" if instance.expect_error or expected is not None else (
+        oracle.rejection and f"the reference rejects this case: {oracle.rejection}"
+        or f"no oracle: {oracle.unknown} and the case gives no literal outputs")
+    shapes, error = None, None
+    if instance.case.spec_example is not None and oracle.outputs is not None:
+        values = {i: x for i, x in enumerate(oracle.inputs) if x.dtype.kind in "iub"}
+        try:
+            shapes = output_shapes(instance, [x.shape for x in oracle.inputs], values)
+        except Exception as exc:  # the reference column's record names it as it did when it asked itself
+            error = exc
+    return Prediction(inputs=oracle.inputs, expected=expected, reference=oracle.outputs,
+                      unspecified=oracle.unspecified, literal=oracle.literal,
+                      evidence=oracle.evidence(len(expected)) if expected is not None else None,
+                      rejection=oracle.rejection, unknown=oracle.unknown, missing=missing,
+                      example_shapes=shapes, example_error=error)
+
+
 def output_shapes(instance: CaseInstance, shapes: list[tuple[int, ...]],
                   values: dict[int, np.ndarray]) -> list[tuple[int, ...]]:
     """The output shapes the op's semantics give ``instance`` on inputs of ``shapes`` (the integer inputs' values
