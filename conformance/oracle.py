@@ -50,6 +50,7 @@ class Oracle:
     _evidence: dict[int, Evidence] = field(default_factory=dict)
     _exact: list[np.ndarray] | None = None
     _ties: tuple | None = None
+    _evaluated: tuple | None = None
 
     @property
     def literal(self) -> list[np.ndarray | None]:
@@ -63,6 +64,16 @@ class Oracle:
         if self.unknown and literal and all(v is not None for v in literal):
             return literal  # type: ignore[return-value]
         return None
+
+    def evaluated(self) -> tuple[list[np.ndarray] | None, str]:
+        """A whole-model case's outputs by onnx's evaluator, or why it could not run the model (computed once)."""
+        if self._evaluated is None:
+            try:
+                self._evaluated = (model_oracle.evaluated(self.instance, [x.copy() for x in self.inputs]), "")
+            except Exception as exc:  # the evaluator's own gap or failure: the reference column says which
+                self._evaluated = (None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: "
+                                         f"{str(exc)[:300]}")
+        return self._evaluated
 
     def magnitude(self) -> list[np.ndarray] | None:
         if self.instance.model is not None:
@@ -228,6 +239,53 @@ def _kept(oracle: Oracle) -> Oracle:
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return oracle
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What an instance should produce, in one value made before any backend runs: the runner asks the oracle for
+    it once, every column is judged against it (verdict.judge), and nobody asks the oracle again."""
+
+    inputs: list[np.ndarray]  # the instance's inputs (a backend gets copies)
+    expected: list[np.ndarray] | None  # Oracle.expected(): the reference's outputs, else the case's literal ones
+    reference: list[np.ndarray] | None  # the reference's own outputs; None when it rejects the case or lacks the op
+    unspecified: list[np.ndarray | None]  # per reference output, where the spec leaves the value undefined
+    literal: list[np.ndarray | None]  # the case's own expected outputs (None where it gives none)
+    evidence: Evidence | None  # how the expected outputs are judged; None when there are none
+    rejection: str  # the reference's SpecViolation message
+    unknown: str  # the reference does not implement this op/version
+    missing: str  # why a positive case cannot be judged (no reference outputs, no literal ones); "" when it can
+    # a spec example's output shapes by the reference's shape inference (its claims are held against them), or
+    # what that inference raised: the reference column's record says so, no other column's
+    example_shapes: list[tuple[int, ...]] | None = None
+    example_error: Exception | None = None
+    # a whole-model case: the model's outputs by onnx's evaluator (the reference column holds the stored ones
+    # against them), or why the evaluator could not run it
+    evaluated: list[np.ndarray] | None = None
+    evaluation_error: str = ""
+
+
+def predict(instance: CaseInstance) -> Prediction:
+    """The oracle's whole answer for ``instance`` (computed once per instance, see ``oracle_for``)."""
+    oracle = oracle_for(instance)
+    expected = oracle.expected()
+    missing = "" if instance.expect_error or expected is not None else (
+        oracle.rejection and f"the reference rejects this case: {oracle.rejection}"
+        or f"no oracle: {oracle.unknown} and the case gives no literal outputs")
+    shapes, error = None, None
+    if instance.case.spec_example is not None and oracle.outputs is not None:
+        values = {i: x for i, x in enumerate(oracle.inputs) if x.dtype.kind in "iub"}
+        try:
+            shapes = output_shapes(instance, [x.shape for x in oracle.inputs], values)
+        except Exception as exc:  # the reference column's record names it as it did when it asked itself
+            error = exc
+    evaluated, evaluation_error = oracle.evaluated() if instance.model is not None else (None, "")
+    return Prediction(inputs=oracle.inputs, expected=expected, reference=oracle.outputs,
+                      evaluated=evaluated, evaluation_error=evaluation_error,
+                      unspecified=oracle.unspecified, literal=oracle.literal,
+                      evidence=oracle.evidence(len(expected)) if expected is not None else None,
+                      rejection=oracle.rejection, unknown=oracle.unknown, missing=missing,
+                      example_shapes=shapes, example_error=error)
 
 
 def output_shapes(instance: CaseInstance, shapes: list[tuple[int, ...]],

@@ -1,68 +1,55 @@
-"""The ``reference`` column's judgement: the reference against what a case claims itself (its literal outputs, a
-spec example's output shapes, an expected rejection) and the erratum rules that decide who is wrong when they
-disagree. A judgement like any backend's (verdict.py): the runner builds the record from it."""
+"""The ``reference`` column: the reference against what a case claims itself (its literal outputs, a spec example's
+output shapes, an expected rejection) and the erratum rules that decide who is wrong when they disagree. Its trial
+is judged like any backend's (verdict.judge), from the oracle's prediction alone: this column asks nothing more."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from conformance import model_oracle
 from conformance.model import CaseInstance
-from conformance.oracle import Oracle, oracle_for, output_shapes
-from conformance.verdict import Judgement, judge_outputs, output_values
+from conformance.oracle import Prediction
+from conformance.verdict import Claims, Trial
 
 REFERENCE = "reference"
+#: Sources whose expected values were published with the spec: a contradiction is the publication's erratum.
+PUBLISHED = ("spec-example", "onnx-example", "onnx-node-test")
 
 
-def judgement(instance: CaseInstance) -> Judgement:
-    """The reference column's status, reason and figures for ``instance``."""
-    oracle = oracle_for(instance)
+def trial(instance: CaseInstance, prediction: Prediction) -> Trial:
+    """The reference column's trial of ``instance``: a decided status, or the reference's outputs to compare with
+    the case's literal ones, with the case's other claims."""
     if instance.model is not None:
-        return _stored_outputs(instance, oracle)
+        return _stored_outputs(prediction)
     if instance.expect_error:
-        return {"status": "pass" if oracle.rejection else "fail",
-                "reason": f"rejected as expected: {oracle.rejection}" if oracle.rejection
-                else oracle.unknown or "the reference accepts a case marked expect: error"}
-    if oracle.outputs is None:
-        return {"status": "error", "reason": oracle.rejection or oracle.unknown}
-    errata = spec_claims(instance, oracle)
-    seen = {"reference_values": output_values(instance, oracle.outputs[0], oracle.unspecified[0])}
-    literal = oracle.literal
-    if any(v is not None for v in literal):
-        expected = [v if v is not None else o for v, o in zip(literal, oracle.outputs)]
-        judged = judge_outputs(oracle.evidence(len(expected)), expected, oracle.outputs, REFERENCE)
-    else:
-        shape = list(oracle.outputs[0].shape)
-        judged = {"status": "pass", "expected_shape": shape, "actual_shape": list(shape)}
-    status, reason = judged["status"], judged.get("reason", "")
-    wrong_shapes = shape_claims(instance, oracle.outputs)
-    if wrong_shapes:  # a shape-only claim is a claim too: the case is wrong, not any backend
-        status, reason = "fail", "; ".join(wrong_shapes + ([reason] if reason else []))
-    if errata:
-        status, reason = "erratum", "; ".join(errata + ([reason] if reason else []))
-    elif status == "fail" and instance.source in ("spec-example", "onnx-example", "onnx-node-test"):
-        # the published expected values are wrong, not the reference (docs/spec-notes.md says why for each)
-        status, reason = "erratum", f"the published expected values contradict the reference: {reason}"
-    return {**seen, **judged, "status": status, "reason": reason}
+        return Trial({"status": "pass" if prediction.rejection else "fail",
+                      "reason": f"rejected as expected: {prediction.rejection}" if prediction.rejection
+                      else prediction.unknown or "the reference accepts a case marked expect: error"},
+                     shows_reference=False)
+    outputs = prediction.reference
+    if outputs is None:
+        return Trial({"status": "error", "reason": prediction.rejection or prediction.unknown},
+                     shows_reference=False)
+    claims = Claims(contradicted=shape_claims(instance, outputs), errata=spec_claims(instance, prediction),
+                    published=instance.source in PUBLISHED)
+    literal = prediction.literal
+    if not any(v is not None for v in literal):
+        shape = list(outputs[0].shape)
+        return Trial({"status": "pass", "expected_shape": shape, "actual_shape": list(shape)}, claims=claims)
+    expected = [v if v is not None else o for v, o in zip(literal, outputs)]
+    return Trial({}, actual=outputs, expected=expected, column=REFERENCE, claims=claims)
 
 
-def _stored_outputs(instance: CaseInstance, oracle: Oracle) -> Judgement:
+def _stored_outputs(prediction: Prediction) -> Trial:
     """A whole-model case (an onnx backend test): onnx's evaluator against the test's stored outputs, judged as
     a backend's answer is. A disagreement is an erratum of the test data or of the evaluator (docs/spec-notes.md
     lists each); a model the evaluator cannot run says so."""
-    expected = oracle.expected()
-    if not expected:
-        return {"status": "error", "reason": "the backend test stores no outputs"}
-    try:
-        computed = model_oracle.evaluated(instance, [x.copy() for x in oracle.inputs])
-    except Exception as exc:
-        return {"status": "unsupported", "reason": f"onnx.reference cannot evaluate the model: "
-                f"{type(exc).__name__}: {str(exc)[:300]}"}
-    judged = judge_outputs(oracle.evidence(len(expected)), expected, computed[:len(expected)], REFERENCE)
-    if judged["status"] == "fail":
-        judged["status"] = "erratum"
-        judged["reason"] = f"onnx.reference contradicts the test's stored outputs: {judged.get('reason', '')}"
-    return judged
+    if prediction.evaluated is None:
+        return Trial({"status": "unsupported", "reason": prediction.evaluation_error}, shows_reference=False)
+    if not prediction.expected:
+        return Trial({"status": "error", "reason": "the backend test stores no outputs"}, shows_reference=False)
+    claims = Claims(published=True, contradiction="onnx.reference contradicts the test's stored outputs")
+    return Trial({}, actual=prediction.evaluated[:len(prediction.expected)], expected=prediction.expected,
+                 column=REFERENCE, claims=claims)
 
 
 def shape_claims(instance: CaseInstance, outputs: list[np.ndarray]) -> list[str]:
@@ -73,7 +60,7 @@ def shape_claims(instance: CaseInstance, outputs: list[np.ndarray]) -> list[str]
             and tuple(spec.shape) != tuple(np.shape(out))]
 
 
-def spec_claims(instance: CaseInstance, oracle: Oracle) -> list[str]:
+def spec_claims(instance: CaseInstance, prediction: Prediction) -> list[str]:
     """Contradictions between what a spec example claims (ir_xml) and the reference, and defects of its published
     literals (``text:``); each is an erratum."""
     errata = [f"the published text of {t.name} is malformed: {d}"
@@ -84,8 +71,9 @@ def spec_claims(instance: CaseInstance, oracle: Oracle) -> list[str]:
     if example.unknown_attributes:
         errata.append(f"the example uses attribute(s) {', '.join(example.unknown_attributes)} that "
                       f"{instance.op}-{instance.version} does not define")
-    values = {i: x for i, x in enumerate(oracle.inputs) if x.dtype.kind in "iub"}
-    inferred = output_shapes(instance, [x.shape for x in oracle.inputs], values)
+    if prediction.example_error is not None:  # the shape inference failed: this column's record says so
+        raise prediction.example_error
+    inferred = prediction.example_shapes or []
     for index, claimed in enumerate(example.output_dims):
         if index < len(inferred) and tuple(claimed) != tuple(inferred[index]):
             errata.append(f"the example claims output shape {list(claimed)}, the spec's semantics give "

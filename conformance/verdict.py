@@ -7,6 +7,7 @@ fuzz`` and ``conformance repro`` (runner.py), and ``conformance report --rejudge
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,6 +20,7 @@ from conformance.records import ResultRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.expectations import Expectations
+    from conformance.oracle import Prediction
 
 #: The cross-spec page shows values; outputs larger than this carry their shape only.
 VALUES_LIMIT = 256
@@ -26,6 +28,63 @@ VALUES_LIMIT = 256
 
 #: A judgement: the record fields a run decided (status, reason, figures, lowered, timings), by name.
 Judgement = dict
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What a case claims of itself, held against the reference (the ``reference`` column, reference_column.py):
+    a contradicted claim makes the case wrong (fail), an erratum rule names who is (erratum)."""
+
+    contradicted: list[str] = field(default_factory=list)  # e.g. an output's claimed shape the reference denies
+    errata: list[str] = field(default_factory=list)  # defects of a spec example's own text or shapes
+    published: bool = False  # published expected values: a failure is the publication's erratum
+    contradiction: str = "the published expected values contradict the reference"  # that erratum's reason
+
+
+@dataclass(frozen=True)
+class Trial:
+    """What one column made of an instance, handed to ``judge`` once: the record fields its run decided (timings,
+    the lowering, a status when there is nothing to compare), and the outputs to compare when there are."""
+
+    fields: Judgement
+    actual: list | None = None  # the outputs to compare with ``expected``; None: ``fields`` say it all
+    expected: list[np.ndarray] | None = None
+    column: str = ""  # the backend's name (its tolerance overrides)
+    scale: float = 1.0  # the backend's tolerance_scale
+    shows_reference: bool = True  # the record shows the reference's values (the column ran, or tried to)
+    shows_actual: bool = False  # the record shows the outputs' values (a backend's; the reference's are shown)
+    claims: Claims | None = None
+
+
+def judge(instance: CaseInstance, prediction: Prediction, trial: Trial) -> Judgement:
+    """The judgement of ``trial``: its fields, the values a configuration case shows, and the comparison of its
+    outputs with the expected ones (every column, the reference's too, is judged here and only here)."""
+    judgement: Judgement = dict(trial.fields)
+    if trial.shows_reference:
+        judgement["reference_values"] = (output_values(instance, prediction.reference[0], prediction.unspecified[0])
+                                         if prediction.reference is not None else None)
+    actual = trial.actual
+    if actual is not None and instance.expect_error:
+        shapes = [list(np.shape(a)) for a in actual]
+        return {**judgement, "status": "fail", "reason": f"accepted invalid input (returned output shapes "
+                f"{shapes}); {instance.case.reason}".strip("; ")}
+    if actual is not None:
+        if trial.shows_actual:
+            judgement["actual_values"] = output_values(instance, actual[0]) if actual else None
+        judgement.update(judge_outputs(prediction.evidence, trial.expected, actual, trial.column, trial.scale))
+    return judgement if trial.claims is None else _held_to_claims(judgement, trial.claims)
+
+
+def _held_to_claims(judgement: Judgement, claims: Claims) -> Judgement:
+    status, reason = judgement["status"], judgement.get("reason", "")
+    if claims.contradicted:  # a shape-only claim is a claim too: the case is wrong, not any backend
+        status, reason = "fail", "; ".join(claims.contradicted + ([reason] if reason else []))
+    if claims.errata:
+        status, reason = "erratum", "; ".join(claims.errata + ([reason] if reason else []))
+    elif status == "fail" and claims.published:
+        # the published expected values are wrong, not the reference (docs/spec-notes.md says why for each)
+        status, reason = "erratum", f"{claims.contradiction}: {reason}"
+    return {**judgement, "status": status, "reason": reason}
 
 
 def record(instance: CaseInstance, backend: str, judgement: Judgement) -> ResultRecord:

@@ -21,7 +21,17 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends.base import Answer, Support, optional
+from conformance.backends.base import (
+    NOT_REJECTIONS,
+    Answer,
+    Crashed,
+    Support,
+    TimedOut,
+    Unavailable,
+    Unsupported,
+    is_rejection,
+    optional,
+)
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -168,6 +178,30 @@ def answer(backend: object, value: object, method: str = "run()") -> Answer:
     return Answer(outputs(backend, value.outputs, f"{method} (Answer.outputs)"),
                   text(backend, f"{method} Answer.lowering", value.lowering, LOWERING_LIMIT),
                   text(backend, f"{method} Answer.ir", value.ir, XML_LIMIT), took)
+
+
+def refused(backend: Any, exc: Exception, expect_error: bool) -> dict[str, str]:
+    """The status and reason of a ``run()`` that raised: an answer too, and read here like the others."""
+    if isinstance(exc, Unsupported | NotImplementedError):
+        return {"status": "unsupported", "reason": str(exc) or type(exc).__name__}
+    if isinstance(exc, Crashed):  # never a pass, even for expect: error — a runtime must reject, not die
+        return {"status": "crash", "reason": str(exc)}
+    if isinstance(exc, TimedOut):
+        return {"status": "timeout", "reason": str(exc)}
+    if isinstance(exc, Unavailable):
+        return {"status": "error", "reason": f"backend unavailable: {exc}"}
+    message = f"{type(exc).__name__}: {exc}".strip()
+    if not is_rejection(backend, exc):  # an adapter bug, a library that did not load: never a pass
+        return {"status": "error", "reason": f"not a rejection by the runtime ({_why_not(exc)}): {message}"}
+    if expect_error:
+        return {"status": "pass", "reason": f"rejected as expected: {message}"}
+    return {"status": "error", "reason": f"rejected: {message}"}
+
+
+def _why_not(exc: BaseException) -> str:
+    if isinstance(exc, NOT_REJECTIONS):
+        return f"{type(exc).__name__} is a harness, adapter or loading failure"
+    return "the backend does not declare this exception type as its runtime's rejection (docs/backends.md)"
 
 
 #: The most characters of ``version()`` a record keeps (every record of the backend carries it).

@@ -22,17 +22,14 @@ import yaml
 from conformance import machine
 from conformance.expectations import match as matching
 from conformance.expectations import signature as signatures
+from conformance.expectations.match import ExpectationsError, version_in_range
+from conformance.expectations.outcome import outcome_of
 from conformance.records import ResultRecord
 
 EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
 #: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
 CHANGED = "changed failure: "
 KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "versions", "isa")
-_VERSION_CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9.]*)\s*$")
-
-
-class ExpectationsError(ValueError):
-    pass
 
 
 @dataclass
@@ -75,7 +72,7 @@ class Entry:
 
     def applies(self, backend_version: str, isa: str) -> bool:
         """The entry's version range and ISA condition hold for a record of this version and level."""
-        return version_in_range(backend_version, self.versions) and machine.holds(self.isa, isa)
+        return matching.applies(self.versions, self.isa, backend_version, isa)
 
     def to_yaml(self) -> dict[str, Any]:
         data: dict[str, Any] = ({"match": self.match} if self.match is not None else
@@ -85,28 +82,6 @@ class Entry:
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data
-
-
-def version_in_range(version: str, spec: str) -> bool:
-    if not spec:
-        return True
-    have = _numbers(version)
-    for clause in spec.split(","):
-        match = _VERSION_CLAUSE.match(clause)
-        if not match:
-            raise ExpectationsError(f"bad version clause {clause!r} in {spec!r} (use >=, <=, ==, !=, >, <)")
-        op, wanted = match.group(1), _numbers(match.group(2))
-        width = max(len(have), len(wanted))
-        a, b = have + (0,) * (width - len(have)), wanted + (0,) * (width - len(wanted))
-        ok = {">=": a >= b, "<=": a <= b, "==": a == b, "!=": a != b, ">": a > b, "<": a < b}[op]
-        if not ok:
-            return False
-    return True
-
-
-def _numbers(version: str) -> tuple[int, ...]:
-    match = re.match(r"\s*([0-9]+(?:\.[0-9]+)*)", version or "")
-    return tuple(int(p) for p in match.group(1).split(".")) if match else ()
 
 
 @dataclass
@@ -131,7 +106,8 @@ class Expectations:
         for _position, entry in sorted(by_id.get(item_id, []) + [(p, e) for p, e in globs
                                                                  if e.matches_id(item_id, subject)],
                                       key=lambda pair: pair[0]):
-            if entry.applies(backend_version, isa):
+            # asked in match.py, where the entry's other conditions are: one place decides whether an entry holds
+            if matching.applies(entry.versions, entry.isa, backend_version, isa):
                 return entry
         return None
 
@@ -161,8 +137,11 @@ class Expectations:
         where = f"{Path(entry.file).name}:{entry.line}" if entry.file else ""
         pins = f"signature {entry.signature!r}" if entry.signature else ""
         record.expectation = note + (f" [{', '.join(filter(None, (where, pins)))}]" if where or pins else "")
-        changed = (signatures.changes(signatures.parse(entry.signature), signatures.of_record(record))
-                   if entry.signature and record.status in EXPECTED_STATUSES else [])
+        changed: list[str] = []
+        if entry.signature and record.status in EXPECTED_STATUSES:
+            status, reason = outcome_of(record)
+            changed = signatures.changes(signatures.parse(entry.signature),
+                                         signatures.of_outcome(record, status, reason))
         if changed:  # the item fails, but not the way the entry pinned: a known failure must not hide a new one
             record.reason = (f"{CHANGED}expected {entry.signature!r}, got {'; '.join(changed)}: {note}\n"
                              f"{record.reason}")

@@ -21,14 +21,47 @@ import json
 import re
 from typing import Any
 
+from conformance import machine
 from conformance.records import base_backend
 
 PARTS = ("backend", "domain", "op", "version", "dtype", "layout", "case", "attributes")
 ONE_OF = "one_of"
 
 
+_VERSION_CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9.]*)\s*$")
+
+
+class ExpectationsError(ValueError):
+    pass
+
+
 class MatchError(ValueError):
     pass
+def version_in_range(version: str, spec: str) -> bool:
+    if not spec:
+        return True
+    have = _numbers(version)
+    for clause in spec.split(","):
+        match = _VERSION_CLAUSE.match(clause)
+        if not match:
+            raise ExpectationsError(f"bad version clause {clause!r} in {spec!r} (use >=, <=, ==, !=, >, <)")
+        op, wanted = match.group(1), _numbers(match.group(2))
+        width = max(len(have), len(wanted))
+        a, b = have + (0,) * (width - len(have)), wanted + (0,) * (width - len(wanted))
+        ok = {">=": a >= b, "<=": a <= b, "==": a == b, "!=": a != b, ">": a > b, "<": a < b}[op]
+        if not ok:
+            return False
+    return True
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    match = re.match(r"\s*([0-9]+(?:\.[0-9]+)*)", version or "")
+    return tuple(int(p) for p in match.group(1).split(".")) if match else ()
+
+
+def applies(versions: str, isa: str | list[str], backend_version: str, level: str) -> bool:
+    """An entry's version range and ISA condition hold for a record of this version and level."""
+    return version_in_range(backend_version, versions) and machine.holds(isa, level)
 
 
 def check(match: Any) -> dict[str, Any]:
@@ -47,8 +80,6 @@ def check(match: Any) -> dict[str, Any]:
                     raise MatchError(f"attribute {name}: a mapping value must be {{{ONE_OF}: [values]}}")
         elif part == "version":
             if isinstance(value, str):
-                from conformance.expectations import version_in_range
-
                 version_in_range("0", value)  # ExpectationsError on a bad clause
             elif not all(isinstance(v, int) and not isinstance(v, bool) for v in _listed(value)):
                 raise MatchError("match version must be a number, a list of numbers or a range (\">=11,<=22\")")
@@ -79,8 +110,6 @@ def part_holds(part: str, wanted: Any, subject: Any, backend: str) -> bool:
         return base_backend(backend) in _listed(wanted)
     if part == "version":
         if isinstance(wanted, str):
-            from conformance.expectations import version_in_range
-
             return version_in_range(str(subject.version), wanted)
         return subject.version in _listed(wanted)
     if part == "case":

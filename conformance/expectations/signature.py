@@ -72,7 +72,12 @@ def of_record(record: ResultRecord) -> list[Part]:
     """The signature of a failing record (its outcome: the status before expectations); [] for a pass."""
     from conformance.expectations.outcome import outcome_of
 
-    status, reason = outcome_of(record)
+    return of_outcome(record, *outcome_of(record))
+
+
+def of_outcome(record: ResultRecord, status: str, reason: str) -> list[Part]:
+    """The signature of a record whose outcome (outcome.outcome_of) is ``status`` and ``reason``; the caller that
+    has read the outcome already (Expectations.apply) passes it, so this module is entered once."""
     first = reason.split("\n", 1)[0]
     if status in ("crash", "timeout"):
         return [Part("", status)]

@@ -153,3 +153,23 @@ def test_onnx_default_says_so_in_the_record() -> None:
 @pytest.mark.parametrize("op", sorted(ULPS))
 def test_every_ulp_op_is_an_onnx_op(op: str) -> None:
     assert onnx.defs.has(op)
+
+
+def test_the_reference_column_checks_stored_outputs_with_onnx_reference() -> None:
+    from conformance.runner import run_reference
+
+    x = RNG.standard_normal((2, 3)).astype(np.float32)
+    agreed = run_reference(expand(model_case("Exp", {"x": x}, np.exp(x)))[0])
+    assert agreed.status == "pass", agreed.reason
+    stored_wrong = np.exp(x) * np.float32(1.01)
+    record = run_reference(expand(model_case("Exp", {"x": x}, stored_wrong))[0])
+    assert record.status == "erratum"
+    assert record.reason.startswith("onnx.reference contradicts the test's stored outputs")
+
+
+def test_a_model_the_evaluator_cannot_run_is_unsupported_in_the_reference_column() -> None:
+    from conformance.runner import run_reference
+
+    x = RNG.standard_normal((2, 3)).astype(np.float32)
+    record = run_reference(expand(model_case("NoSuchOp", {"x": x}, x.copy()))[0])
+    assert record.status == "unsupported" and "onnx.reference cannot evaluate" in record.reason

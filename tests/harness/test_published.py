@@ -7,7 +7,7 @@ import textwrap
 import pytest
 import yaml
 
-from conformance.oracle import oracle_for
+from conformance.oracle import predict
 from conformance.reference_column import spec_claims
 from conformance.runner import run_reference
 from conformance.suite.expand import expand
@@ -64,7 +64,7 @@ def test_defect_makes_the_reference_item_an_erratum() -> None:
     loaded = load_text(CASES, "published.yaml")
     assert len(loaded.errors) == 1 and "text" in str(loaded.errors[0])  # the unreadable one fails alone
     typo, clean = (expand(c)[0] for c in loaded.cases)
-    assert spec_claims(typo, oracle_for(typo)) and not spec_claims(clean, oracle_for(clean))
+    assert spec_claims(typo, predict(typo)) and not spec_claims(clean, predict(clean))
     record = run_reference(typo)
     assert record.status == "erratum" and "missing ','" in record.reason
     assert run_reference(clean).status == "pass"
