@@ -10,6 +10,7 @@ import numpy as np
 import onnx
 import pytest
 
+from conformance.backends.models import lowering
 from conformance.suite import backend_tests, corpus, node_test_cache
 from conformance.suite.expand import expand, inputs_of
 
@@ -73,6 +74,13 @@ def synthetic() -> backend_tests.BackendTest:
         inputs=(V("a", np.array(2.5, np.float32)), V("b", np.array([-2, 7], ml_dtypes.int4)),
                 V("c", np.array(["x", "yz"], dtype=object)), V("d", None, "d is a sequence of 2 tensor(s)")),
         outputs=(V("e", np.array([[1.5]], ml_dtypes.float8_e4m3fn)),))
+
+
+def test_a_value_that_is_no_tensor_is_unsupported():
+    case = backend_tests.to_case(by_name("test_identity_sequence"))
+    assert "sequence" in case.non_tensor
+    support = lowering.supports(expand(case)[0], "onnxruntime")
+    assert not support and "sequence" in support.reason
 
 
 def test_opt_in_folder_and_selection():
