@@ -9,7 +9,8 @@ import numpy as np
 
 from conformance.frozen import freeze
 
-SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz", "cross-spec")
+SOURCES = ("spec-example", "onnx-example", "onnx-node-test", "edge", "negative", "regression", "fuzz", "cross-spec",
+           "onnx-backend-test")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ class Case:
     #: ModelProto, run as it is by every backend that reads ONNX; its inputs are the graph's inputs in order and
     #: keep their own dtypes (``dtypes`` then names the first input's, for the id)
     model: bytes | None = field(default=None, compare=False, repr=False)
+    #: a model case some of whose values are no tensors (a sequence, an optional): why, in words. Every backend
+    #: says ``unsupported`` with it (such a value's TensorSpec holds an empty placeholder, never fed)
+    non_tensor: str = ""
 
     def __post_init__(self) -> None:
         # read-only once built: backends (and the instances expanded from it) share these (frozen.py)

@@ -86,17 +86,23 @@ def outputs(backend: object, answer: object, method: str = "run()") -> list[np.n
 
 
 def _numeric(dtype: np.dtype) -> bool:
-    """bool, integers, real floats, and the case dtypes NumPy lacks (bfloat16, through ml_dtypes)."""
+    """bool, integers, real floats, and the case dtypes NumPy lacks (bfloat16, float8, int4, through ml_dtypes)."""
     from conformance.dtypes import DTYPE_NAMES, np_dtype
 
-    return dtype.kind in "biuf" or any(dtype == np_dtype(name) for name in DTYPE_NAMES)
+    return dtype.kind in "biuf" or dtype.kind == "V" and any(dtype == np_dtype(name) for name in DTYPE_NAMES)
+
+
+def _strings(array: np.ndarray) -> bool:
+    """A string tensor (an onnx backend test's): an object array of ``str`` only, or NumPy's own strings."""
+    return array.dtype.kind == "U" or array.dtype.kind == "O" and all(isinstance(v, str) for v in array.flat)
 
 
 def _plain(backend: object, method: str, index: int, array: np.ndarray) -> np.ndarray:
     """The output as a plain ndarray. A masked array is refused: its mask says which values are not there, and
     the comparison would judge the data underneath (a masked output passed whatever it held). Another subclass
     (np.matrix, a memmap) becomes the plain array over the same data when that keeps its shape and dtype;
-    object, string, complex or structured dtypes are refused: the comparison has no meaning for them."""
+    complex, structured and object dtypes other than strings are refused: the comparison has no meaning
+    for them."""
     where = f"backend {plugin_name(backend)} {method} returned output {index}"
     if isinstance(array, np.ma.MaskedArray):
         raise BadAnswer(f"{where} as a masked array (numpy.ma.MaskedArray): return a plain NumPy array")
@@ -106,8 +112,9 @@ def _plain(backend: object, method: str, index: int, array: np.ndarray) -> np.nd
             raise BadAnswer(f"{where} as {type(array).__name__}, an ndarray subclass that does not convert "
                             "to a plain NumPy array of the same shape and dtype")
         array = plain
-    if not _numeric(array.dtype):
-        raise BadAnswer(f"{where} of dtype {array.dtype}, not a numeric dtype (bool, integer, float, bfloat16)")
+    if not _numeric(array.dtype) and not _strings(array):
+        raise BadAnswer(f"{where} of dtype {array.dtype}, not a numeric dtype (bool, integer, float, bfloat16) "
+                        "or a string tensor (an object array of str)")
     return array
 
 

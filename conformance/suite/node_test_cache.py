@@ -84,7 +84,7 @@ def _store(path: Path, items: tuple, to_json: Callable[[Any], tuple[dict, list[n
         fields, arrays = to_json(item)
         described = []
         for j, array in enumerate(arrays):
-            array = np.ascontiguousarray(array)
+            array = np.asarray(array)  # not ascontiguousarray: it makes a 0-d array 1-d
             name = f"a{i}_{j}"
             payload[name] = np.frombuffer(array.tobytes(), dtype=np.uint8)
             described.append((name, _dtype_name(array.dtype), list(array.shape)))

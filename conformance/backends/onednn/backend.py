@@ -19,6 +19,7 @@ from conformance import ops
 from conformance.backends.base import Backend, NotInstalled, Support, Unsupported
 from conformance.backends.discovery import presence
 from conformance.backends.export import copy_standalone, write_runner
+from conformance.backends.models import whole
 from conformance.backends.models.shapes import output_dtypes, output_ranks
 from conformance.backends.onednn import _lib, _wheels, builders
 from conformance.backends.onednn import graph_api as g
@@ -72,6 +73,8 @@ class OneDnnBackend(Backend):
         return _lib.isa_name(_lib.effective_isa())
 
     def supports(self, case: CaseInstance) -> Support:
+        if whole.is_model(case):
+            return whole.no_onnx(self.name, "oneDNN Graph partitions from the case's op")
         if case.domain != builders.DOMAIN:
             return Support.no(f"onednn runs only the onednn domain, not {case.domain}")
         spec = builders.BUILDERS.get(case.op)

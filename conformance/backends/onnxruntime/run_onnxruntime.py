@@ -49,9 +49,64 @@ def create_session(ort: Any, model: bytes | str, provider: str, provider_options
         raise
 
 
+#: element types onnxruntime's NumPy binding neither takes nor gives: (ONNX enum, bits per element, ml_dtypes name).
+#: They cross as OrtValues holding the raw bits (packed two or four per byte below 8 bits, first element lowest).
+BITS_TYPES = {
+    "tensor(bfloat16)": (16, 16, "bfloat16"), "tensor(float8e4m3fn)": (17, 8, "float8_e4m3fn"),
+    "tensor(float8e4m3fnuz)": (18, 8, "float8_e4m3fnuz"), "tensor(float8e5m2)": (19, 8, "float8_e5m2"),
+    "tensor(float8e5m2fnuz)": (20, 8, "float8_e5m2fnuz"), "tensor(uint4)": (21, 4, "uint4"),
+    "tensor(int4)": (22, 4, "int4"), "tensor(float4e2m1)": (23, 4, "float4_e2m1fn"),
+    "tensor(float8e8m0)": (24, 8, "float8_e8m0fnu"), "tensor(uint2)": (25, 2, "uint2"), "tensor(int2)": (26, 2, "int2"),
+}
+
+
 def run_session(session: Any, inputs: list[np.ndarray]) -> list[np.ndarray]:
     names = [i.name for i in session.get_inputs()]
-    return list(session.run(None, dict(zip(names, inputs))))
+    types = [i.type for i in (*session.get_inputs(), *session.get_outputs())]
+    if not any(t in BITS_TYPES for t in types):
+        return list(session.run(None, dict(zip(names, inputs))))
+    import onnxruntime
+
+    feeds = {i.name: _to_value(onnxruntime, array, i.type) for i, array in zip(session.get_inputs(), inputs)}
+    return [_from_value(v) for v in session.run_with_ort_values(None, feeds)]
+
+
+def _to_value(ort: Any, array: np.ndarray, onnx_type: str) -> Any:
+    if onnx_type not in BITS_TYPES:
+        return ort.OrtValue.ortvalue_from_numpy(np.asarray(array))
+    import ctypes
+
+    enum, bits, _ = BITS_TYPES[onnx_type]
+    codes = np.asarray(array).reshape(-1).view(np.uint16 if bits == 16 else np.uint8)
+    if bits < 8:  # packed: element i in bits (i % per) * bits of byte i // per
+        per = 8 // bits
+        padded = np.zeros(-(-codes.size // per) * per, np.uint8)
+        padded[:codes.size] = codes & ((1 << bits) - 1)
+        lanes = padded.reshape(-1, per).astype(np.uint8) << (np.arange(per, dtype=np.uint8) * bits)
+        codes = np.bitwise_or.reduce(lanes, axis=1).astype(np.uint8)
+    value = ort.OrtValue.ortvalue_from_shape_and_type(list(np.shape(array)), enum)
+    data = np.ascontiguousarray(codes)
+    ctypes.memmove(value.data_ptr(), data.ctypes.data, data.nbytes)
+    return value
+
+
+def _from_value(value: Any) -> np.ndarray:
+    if value.data_type() not in BITS_TYPES:
+        return value.numpy()
+    import ctypes
+
+    import ml_dtypes  # the types NumPy lacks; without it these outputs cannot be read (ImportError)
+
+    _, bits, name = BITS_TYPES[value.data_type()]
+    shape = tuple(value.shape())
+    count = int(np.prod(shape, dtype=np.int64))
+    size = -(-count * bits // 8)
+    raw = np.frombuffer(bytes((ctypes.c_uint8 * size).from_address(value.data_ptr())) if size else b"", np.uint8)
+    if bits < 8:
+        per = 8 // bits
+        raw = ((raw[:, None] >> (np.arange(per, dtype=np.uint8) * bits)) & ((1 << bits) - 1)).reshape(-1)[:count]
+        raw = raw.astype(np.uint8)
+    return raw.view(np.uint16 if bits == 16 else np.uint8).view(getattr(ml_dtypes, name)).reshape(shape).copy()
 
 
 def run(inputs: list[np.ndarray]) -> list[np.ndarray]:

@@ -47,8 +47,8 @@ def run_batch(core: Any, device: str, build: BuildFn, supports: Callable[[CaseIn
     results: list[Batched | None] = [None] * len(instances)
     groups: dict[str, list[tuple[int, Built]]] = {}
     for index, (case, inputs) in enumerate(zip(instances, inputs_list)):
-        if case.expect_error or not supports(case):
-            continue  # a negative or unsupported case is never batched: its own path decides its record
+        if case.expect_error or case.model is not None or not supports(case):
+            continue  # a negative, unsupported or whole-model case is never batched: its own path decides its record
         try:
             built = build(case, inputs)
         except Exception:

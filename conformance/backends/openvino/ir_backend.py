@@ -16,6 +16,7 @@ import numpy as np
 from conformance.backends import openvino as openvino_package
 from conformance.backends.base import Answer, Backend, Support, Unsupported
 from conformance.backends.batch_answer import Batched
+from conformance.backends.models import whole
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
 from conformance.backends.openvino.messages import case_messages
@@ -55,6 +56,10 @@ class OpenVinoIrBackend(Backend):
         return {"openvino": builders.capabilities(), "device": [self.device]}
 
     def supports(self, case: CaseInstance) -> Support:
+        if whole.is_model(case):
+            return Support.no("openvino-ir writes one IR layer from the case's op and attributes; a whole ONNX model "
+                              "(an onnx backend test) would need the ONNX frontend's conversion, which is what the "
+                              "openvino backend runs")
         if case.domain != builders.DOMAIN:
             return Support.no(f"openvino-ir writes OpenVINO IR; {case.domain} cases run on the openvino backend")
         return builders.supports(case)

@@ -52,9 +52,12 @@ def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
 
     feeds = {}
     for index, port in enumerate(compiled.inputs):
-        array = np.ascontiguousarray(inputs[index])
+        array = np.require(inputs[index], requirements="C")  # 0-d stays 0-d (ascontiguousarray: 1-d)
         if port.get_element_type() == openvino.Type.bf16:
             feeds[index] = openvino.Tensor(array.view(np.uint16), array.shape, openvino.Type.bf16)
+        elif array.dtype.kind == "V":  # float8, int4 & co. (ml_dtypes): no NumPy type of OpenVINO's takes them
+            raise NotImplementedError(f"OpenVINO's Python API is not fed NumPy dtype {array.dtype} (input {index}, "
+                                      f"element type {port.get_element_type()})")
         else:
             feeds[index] = array
     request = compiled.create_infer_request()
@@ -63,8 +66,31 @@ def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
     for index in range(len(compiled.outputs)):
         tensor = request.get_output_tensor(index)
         data = np.array(tensor.data, copy=True)
-        outputs.append(_bfloat16(data.view(np.uint16)) if tensor.element_type == openvino.Type.bf16 else data)
+        if tensor.element_type == openvino.Type.bf16:
+            outputs.append(_bfloat16(data.view(np.uint16)))
+        elif tensor.element_type.get_type_name() in BITS_TYPES:
+            outputs.append(_bits(data, tensor.element_type.get_type_name(), tuple(tensor.shape)))
+        else:
+            outputs.append(data)
     return outputs
+
+
+#: OpenVINO element types returned as raw bits (uint8, packed two per byte below 8 bits): (bits, ml_dtypes name)
+BITS_TYPES = {"f8e4m3": (8, "float8_e4m3fn"), "f8e5m2": (8, "float8_e5m2"), "f8e8m0": (8, "float8_e8m0fnu"),
+              "i4": (4, "int4"), "u4": (4, "uint4"), "f4e2m1": (4, "float4_e2m1fn")}
+
+
+def _bits(data: np.ndarray, element_type: str, shape: tuple[int, ...]) -> Any:
+    """An output of ``BITS_TYPES`` as its ml_dtypes array (the first element in the lowest bits)."""
+    import ml_dtypes  # without it these outputs cannot be read (ImportError)
+
+    bits, name = BITS_TYPES[element_type]
+    raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+    count = int(np.prod(shape, dtype=np.int64))
+    if bits < 8:
+        per = 8 // bits
+        raw = ((raw[:, None] >> (np.arange(per, dtype=np.uint8) * bits)) & ((1 << bits) - 1)).reshape(-1)[:count]
+    return raw.astype(np.uint8)[:count].view(getattr(ml_dtypes, name)).reshape(shape)
 
 
 def _bfloat16(bits: np.ndarray) -> Any:

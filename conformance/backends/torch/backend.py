@@ -16,6 +16,7 @@ import numpy as np
 from conformance.backends.base import Backend, Support, Unsupported
 from conformance.backends.discovery import presence
 from conformance.backends.export import write_runner
+from conformance.backends.models import whole
 from conformance.backends.torch import builders, run_torch
 from conformance.model import CaseInstance
 
@@ -48,6 +49,8 @@ class TorchBackend(Backend):
         return builders.capabilities()
 
     def supports(self, case: CaseInstance) -> Support:
+        if whole.is_model(case):
+            return whole.no_onnx(self.name, "a torch call from the case's op")
         if builders.builder(case) is None:
             return Support.no(f"no torch builder for {case.domain}::{case.op} "
                               f"(builders: {', '.join(f'{d}::{o}' for d, o in builders.BUILDERS)})")

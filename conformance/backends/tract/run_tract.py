@@ -37,7 +37,8 @@ def run_runnable(runnable: Any, inputs: list[np.ndarray]) -> list[np.ndarray]:
         if array.dtype.kind not in "buif":
             raise NotImplementedError(f"tract's Python binding has no datum type for NumPy dtype {array.dtype}")
     try:
-        outputs = runnable.run([np.ascontiguousarray(a) for a in inputs])
+        # np.require keeps a 0-d input 0-d (np.ascontiguousarray makes it 1-d)
+        outputs = runnable.run([np.require(a, requirements="C") for a in inputs])
     except Exception as exc:
         _classify(exc)
         raise

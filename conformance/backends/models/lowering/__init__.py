@@ -19,6 +19,7 @@ import onnx
 
 from conformance import ops
 from conformance.backends.base import Support, Unsupported
+from conformance.backends.models import whole
 from conformance.backends.models.lowering import onednn_maxpool, openvino_maxpool, pool
 from conformance.backends.models.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
 from conformance.backends.models.single_node import build_model
@@ -55,7 +56,10 @@ def capabilities() -> dict[str, list[str]]:
 
 def supports(case: CaseInstance, backend: str) -> Support:
     """An ONNX backend's answer: ai.onnx natively, a lowered op where the table has one (the geometry is checked
-    when the case runs: ``onnx_model_for`` raises ``Unsupported`` with the reason)."""
+    when the case runs: ``onnx_model_for`` raises ``Unsupported`` with the reason). A whole-model case (an onnx
+    backend test) runs as it is (models/whole.py)."""
+    if whole.is_model(case):
+        return whole.support(case, backend)
     if case.domain == "ai.onnx" or (case.domain, case.op) in LOWERINGS:
         return Support.yes()
     return Support.no(f"{backend} runs ONNX models; no ONNX lowering for {case.domain}::{case.op} "
@@ -77,7 +81,10 @@ def onnx_model_for(case: CaseInstance) -> tuple[onnx.ModelProto, int, str]:
     """(model, number of inputs to feed, lowering description or "") for any case an ONNX backend may run.
 
     ai.onnx cases get the harness's own model; others their lowering; ``Unsupported(reason)`` when there is none.
+    A whole-model case (an onnx backend test) is its own model, fed every graph input.
     """
+    if whole.is_model(case):
+        return whole.model_of(case), len(case.inputs), ""
     if case.domain == "ai.onnx":
         return build_model(case, check=not case.expect_error), len(case.inputs), ""
     lowered = lower(case)
