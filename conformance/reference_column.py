@@ -18,6 +18,8 @@ PUBLISHED = ("spec-example", "onnx-example", "onnx-node-test")
 def trial(instance: CaseInstance, prediction: Prediction) -> Trial:
     """The reference column's trial of ``instance``: a decided status, or the reference's outputs to compare with
     the case's literal ones, with the case's other claims."""
+    if instance.case.non_tensor:  # a sequence or optional value: the harness holds no tensor to compare
+        return Trial({"status": "unsupported", "reason": instance.case.non_tensor}, shows_reference=False)
     if instance.model is not None:
         return _stored_outputs(prediction)
     if instance.expect_error:

@@ -66,7 +66,9 @@ class Policy:
             one_ulp = ulp(exp64, self.dtype)
         if self.ulp is not None or bound is None:
             return (self.ulp or 0.0) * one_ulp
-        return bound(self, exp64, magnitude, one_ulp, 2.0 ** -(finfo(self.dtype).nmant + 1))
+        # an output without rounding (a random model's bool mask) has no unit roundoff
+        u = 2.0 ** -(finfo(self.dtype).nmant + 1) if floating(_numpy(self.dtype)) else 0.0
+        return bound(self, exp64, magnitude, one_ulp, u)
 
 
 def finfo(dtype: str) -> ml_dtypes.finfo:

@@ -98,8 +98,8 @@ ACCUMULATE: dict[str, Accumulate] = {
 }
 
 
-#: ops whose outputs are a draw; op -> the input that makes them one when true ("" for always)
-RANDOM: dict[str, str] = {"Bernoulli": "", "Dropout": "training_mode"}
+#: ops whose outputs are a draw; op -> the input (its position) that makes them one when true (None: always)
+RANDOM: dict[str, int | None] = {"Bernoulli": None, "Dropout": 2}
 
 
 @dataclass(frozen=True)
@@ -110,10 +110,11 @@ class Family:
     scale: str = "output"  # ulp: where the ULP is measured (ULP_SCALE)
 
 
-def family_of(op: str, inputs: dict[str, object] | None = None) -> Family:
+def family_of(op: str, inputs: list[object] | None = None) -> Family:
     """The family an ONNX op's outputs are judged by (an ``_expanded`` test's is its op's); ``inputs``: the
-    case's input values by name, for an op that draws only when one of them says so."""
-    if op in RANDOM and (not RANDOM[op] or _true((inputs or {}).get(RANDOM[op]))):
+    case's input values in order, for an op that draws only when one of them says so."""
+    switch = RANDOM.get(op, -1)
+    if switch is None or (switch >= 0 and _true((inputs or [])[switch] if switch < len(inputs or []) else None)):
         return Family("random")
     if op in EXACT:
         return Family("exact")

@@ -110,6 +110,11 @@ def _convert(test, kind: str) -> BackendTest | None:
     )
 
 
+#: the abbreviations onnx's test names use for an op (test_sce_mean_expanded is SoftmaxCrossEntropyLoss's)
+NAME_ABBREVIATIONS = {"sce": "softmaxcrossentropyloss", "nllloss": "negativeloglikelihoodloss",
+                      "mvn": "meanvariancenormalization", "strnorm": "stringnormalizer"}
+
+
 def named_op(name: str, model) -> tuple[str, str]:
     """(op, domain) a test is about: its single node's; else the op its name spells; else the first node that is
     not plumbing (the first node when all are)."""
@@ -118,6 +123,7 @@ def named_op(name: str, model) -> tuple[str, str]:
         node = graph.node[0]
         return node.op_type, node.domain or "ai.onnx"
     words = name.removeprefix("test_").split("_")
+    words[0] = NAME_ABBREVIATIONS.get(words[0], words[0])
     known = _op_names()
     for count in range(len(words), 0, -1):
         found = known.get("".join(words[:count]).lower())

@@ -10,8 +10,8 @@ from onnx import TensorProto, helper
 
 from conformance.dtypes import dtype_name
 from conformance.model import Case, TensorSpec
-from conformance.oracle import oracle_for
 from conformance.ops.families import EXACT, HALF_ULPS, ULPS, family_of
+from conformance.oracle import oracle_for
 from conformance.suite.expand import expand
 from conformance.verdict import judge_outputs
 
