@@ -33,6 +33,9 @@ class ResultRecord:
     #: the ISA level the backend's kernels ran at (conformance/machine.py LEVELS; the runtime's own report where it
     #: gives one, e.g. oneDNN's effective ISA under a cap), "" for a backend whose kernels do not depend on it
     isa: str = ""
+    #: the inference precision the runtime ran at where it chooses one (OpenVINO's INFERENCE_PRECISION_HINT: f32,
+    #: bf16, f16), "" for a runtime that computes in the model's own types
+    precision: str = ""
     status: str = "error"
     reason: str = ""
     expected_shape: list[int] | None = None

@@ -49,7 +49,8 @@ def run_backend(instance: CaseInstance, backend: Backend, batched: Batched | Non
 
 def _record(instance: CaseInstance, backend: Backend | None, batched: Batched | None = None) -> ResultRecord:
     start = time.perf_counter()
-    judgement: Judgement = {"backend_version": "local"} if backend is None else {"isa": answers.safe_isa(backend)}
+    judgement: Judgement = {"backend_version": "local"} if backend is None else {
+        "isa": answers.safe_isa(backend), "precision": answers.safe_precision(backend)}
     try:
         if backend is not None:
             judgement["backend_version"] = answers.safe_version(backend)

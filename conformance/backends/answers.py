@@ -262,6 +262,16 @@ def safe_isa(backend: Any) -> str:
 _LEVEL = re.compile(r"[A-Za-z0-9_.+-]{0,64}")
 
 
+def safe_precision(backend: Any) -> str:
+    """The inference precision the backend reports (``Backend.precision``); "" when it cannot say or says
+    something that is not a short word."""
+    try:
+        found = optional(backend, "precision")()
+    except Exception:
+        return ""
+    return found if isinstance(found, str) and _LEVEL.fullmatch(found) else ""
+
+
 def batch_size(backend: Any) -> int | None:
     """The backend's declared ``batch_size`` when it is a positive int (anything else: none declared)."""
     size = optional(backend, "batch_size")

@@ -176,6 +176,11 @@ class Backend:
     def version(self) -> str:
         return "unknown"
 
+    def precision(self) -> str:
+        """The inference precision the runtime runs float models at where it chooses one (the record's
+        ``precision``: OpenVINO's hint); "" where it computes in the model's own types."""
+        return ""
+
     def supports(self, case: CaseInstance) -> Support:
         return Support.yes()
 
@@ -201,8 +206,8 @@ class Backend:
 
 
 #: The members a backend may lack (``name`` too: a broken plugin still needs a label in crash records).
-OPTIONAL = ("name", "tolerance_scale", "description", "isolate", "capabilities", "export", "rejection_types",
-            "isa_dependent", "isa_cap_env", "isa_level", "batch_size", "preload_modules")
+OPTIONAL = ("name", "precision", "tolerance_scale", "description", "isolate", "capabilities", "export",
+            "rejection_types", "isa_dependent", "isa_cap_env", "isa_level", "batch_size", "preload_modules")
 
 
 def optional(backend: object, member: str) -> Any:

@@ -78,7 +78,30 @@ def test_openvino_compiles_with_its_runtime_cache_off():
 
     core = Core()
     assert runtime.compile_model(core, "m", "CPU") == "compiled"
-    assert core.seen == ("m", "CPU", {"CPU_RUNTIME_CACHE_CAPACITY": "0"})
+    assert core.seen == ("m", "CPU", {"CPU_RUNTIME_CACHE_CAPACITY": "0", "INFERENCE_PRECISION_HINT": "f32"})
     assert os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] == "0"
-    runtime.compile_model(core, "m", "GPU")  # another device's plugin does not know the CPU plugin's key
+    runtime.compile_model(core, "m", "GPU", None)  # another device's plugin does not know the CPU plugin's key
     assert core.seen[2] == {}
+    runtime.compile_model(core, "m", "CPU", None)  # the default-precision column sets no hint
+    assert core.seen[2] == {"CPU_RUNTIME_CACHE_CAPACITY": "0"}
+
+
+def test_openvino_columns_say_their_inference_precision():
+    pytest.importorskip("openvino")
+    from conformance.backends.openvino.backend import OpenVinoBackend, OpenVinoDefaultPrecisionBackend
+    from conformance.backends.openvino.runtime import default_precision
+
+    assert OpenVinoBackend().precision() == "f32"
+    column = OpenVinoDefaultPrecisionBackend()
+    native = default_precision(column._core, "CPU")
+    assert column.precision() == native
+    # where the default is f32 the column would repeat the openvino column's records: it says so instead
+    from conformance.suite.expand import expand
+    from conformance.suite.loader import load_text
+    from one_case import CASE
+
+    (instance,) = expand(load_text(CASE, "one.yaml").cases[0])
+    support = column.supports(instance)
+    assert bool(support) == (native != "f32")
+    if native == "f32":
+        assert "default inference precision is f32" in support.reason

@@ -17,7 +17,7 @@ from conformance.backends.models import lowering, whole
 from conformance.backends.models.single_node import build_model as build_onnx_model
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.messages import case_messages
-from conformance.backends.openvino.runtime import compile_model, read, run_compiled
+from conformance.backends.openvino.runtime import F32, compile_model, default_precision, read, run_compiled
 from conformance.model import CaseInstance
 
 
@@ -31,6 +31,8 @@ class OpenVinoBackend(Backend):
     #: whole-corpus run, -n 2, openvino column alone: 15.1 s at 32 cases per batch, 12.0 s at 96, 12.2 s at 256
     batch_size = 96
     preload_modules = ("openvino",)
+    #: INFERENCE_PRECISION_HINT (runtime.F32: float32 arithmetic on every CPU class; None: the plugin's default)
+    precision_hint: str | None = F32
 
     @classmethod
     def check_installed(cls) -> None:
@@ -50,6 +52,10 @@ class OpenVinoBackend(Backend):
 
         return openvino.get_version()
 
+    def precision(self) -> str:
+        """The inference precision the records ran at: the hint, else the device's default."""
+        return self.precision_hint or default_precision(self._core, self.device)
+
     def capabilities(self) -> dict[str, list[str]]:
         lowered = [line for line in lowering.capabilities()["lowered"] if not line.startswith(builders.DOMAIN)]
         return {
@@ -57,6 +63,7 @@ class OpenVinoBackend(Backend):
             "openvino": builders.capabilities(),
             "lowered": lowered,  # the other specs' ops (oneDNN's), through their exact ONNX lowering
             "device": [self.device],
+            "precision": [self.precision() + (" (INFERENCE_PRECISION_HINT)" if self.precision_hint else " (default)")],
         }
 
     def supports(self, case: CaseInstance) -> Support:
@@ -70,12 +77,14 @@ class OpenVinoBackend(Backend):
     def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
         with case_messages():  # a rejection's text without OpenVINO's process-wide node counter (messages.py)
             built = self._build(case, inputs)
-            return Answer(run_compiled(compile_model(self._core, built.model, self.device), built.feeds),
+            compiled = compile_model(self._core, built.model, self.device, self.precision_hint)
+            return Answer(run_compiled(compiled, built.feeds),
                           built.lowering)
 
     def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
         """Many cases' models compiled as one (batch.py): the same models ``run`` compiles one by one."""
-        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list)
+        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list,
+                               self.precision_hint)
 
     def _build(self, case: CaseInstance, inputs: list[np.ndarray]) -> batch.Built:
         """The model ``run`` compiles for the case, the arrays it is fed, and the lowering it went through."""
@@ -92,8 +101,31 @@ class OpenVinoBackend(Backend):
 
     def export(self, case: CaseInstance, inputs: list[np.ndarray], folder: Path) -> dict[str, Any]:
         if case.domain == builders.DOMAIN:
-            return export.opset_model(case, inputs, folder, self.device)
+            return export.opset_model(case, inputs, folder, self.device, self.precision_hint)
         support = self.supports(case)
         if not support:
             raise Unsupported(support.reason)
-        return export.onnx_model(case, folder, self.device)  # ai.onnx, or another spec's case lowered to it
+        # ai.onnx, or another spec's case lowered to it
+        return export.onnx_model(case, folder, self.device, self.precision_hint)
+
+
+class OpenVinoDefaultPrecisionBackend(OpenVinoBackend):
+    """OpenVINO as a user who sets no precision hint gets it: the CPU plugin's default inference precision (bf16
+    on CPUs with avx512_bf16 or AMX, f32 elsewhere). Where that default is f32 the ``openvino`` column's records
+    are this column's: it says so (unsupported) instead of running every case twice."""
+
+    name = "openvino-default-precision"
+    description = "OpenVINO CPU plugin at its default inference precision (no INFERENCE_PRECISION_HINT)"
+    precision_hint = None
+
+    def __init__(self, device: str | None = None):
+        super().__init__(device)
+        if device:
+            self.name = f"openvino-default-precision:{device}"
+        self._default = default_precision(self._core, self.device)
+
+    def supports(self, case: CaseInstance) -> Support:
+        if self._default == F32:
+            return Support.no(f"{self.device}'s default inference precision is f32 on this CPU: the openvino "
+                              "column (f32) is what a user without a precision hint gets here")
+        return super().supports(case)

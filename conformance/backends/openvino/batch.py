@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.batch_answer import Batched
-from conformance.backends.openvino.runtime import compile_model, run_compiled
+from conformance.backends.openvino.runtime import F32, compile_model, run_compiled
 from conformance.model import CaseInstance
 
 
@@ -42,7 +42,8 @@ BuildFn = Callable[[CaseInstance, list[np.ndarray]], Built]
 
 
 def run_batch(core: Any, device: str, build: BuildFn, supports: Callable[[CaseInstance], Any],
-              instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
+              instances: list[CaseInstance], inputs_list: list[list[np.ndarray]],
+              precision: str | None = F32) -> list[Batched | None]:
     """One answer per instance: ``Batched`` where its group's merged model ran, ``None`` otherwise."""
     results: list[Batched | None] = [None] * len(instances)
     groups: dict[str, list[tuple[int, Built]]] = {}
@@ -55,15 +56,16 @@ def run_batch(core: Any, device: str, build: BuildFn, supports: Callable[[CaseIn
             continue  # the same exception will be raised (and judged) when the case runs alone
         groups.setdefault(case.dtype, []).append((index, built))
     for members in groups.values():
-        _answer(core, device, members, results)
+        _answer(core, device, members, results, precision)
     return results
 
 
-def _answer(core: Any, device: str, members: list[tuple[int, Built]], results: list[Batched | None]) -> None:
+def _answer(core: Any, device: str, members: list[tuple[int, Built]], results: list[Batched | None],
+            precision: str | None = F32) -> None:
     if len(members) < 2:
         return  # nothing to share: the case runs alone, through run()
     try:
-        outputs = _run_merged(core, device, [built for _, built in members])
+        outputs = _run_merged(core, device, [built for _, built in members], precision)
     except Exception:
         # a compile or inference failure of the batch is no case's: one case the plugin refuses (a compile error
         # nobody listed yet) would cost the whole batch, so each half is tried on its own; what is left runs alone
@@ -76,7 +78,7 @@ def _answer(core: Any, device: str, members: list[tuple[int, Built]], results: l
         results[index] = Batched(case_outputs, built.lowering)
 
 
-def _run_merged(core: Any, device: str, members: list[Built]) -> list[list[np.ndarray]]:
+def _run_merged(core: Any, device: str, members: list[Built], precision: str | None) -> list[list[np.ndarray]]:
     import openvino
 
     parameters, results, feeds, counts = [], [], [], []
@@ -88,7 +90,7 @@ def _run_merged(core: Any, device: str, members: list[Built]) -> list[list[np.nd
         feeds += built.feeds[:len(params)]
         counts.append(len(built.model.outputs))
     merged = openvino.Model(results, parameters, "conformance-batch")
-    outputs = run_compiled(compile_model(core, merged, device), feeds)
+    outputs = run_compiled(compile_model(core, merged, device, precision), feeds)
     split, start = [], 0
     for count in counts:
         split.append(list(outputs[start:start + count]))

@@ -17,14 +17,14 @@ RUNNER = Path(runtime.__file__)
 
 
 def _runner(folder: Path, model: list[str], device: str, markers: tuple[str, ...], about: str,
-            feeds: int | None = None) -> dict[str, Any]:
+            feeds: int | None = None, precision: str | None = runtime.F32) -> dict[str, Any]:
     config = {"model": model[0], "weights": model[1] if len(model) > 1 else None, "device": device,
-              "unsupported_markers": list(markers), "feeds": feeds}
+              "precision": precision, "unsupported_markers": list(markers), "feeds": feeds}
     return {"runner": "run_openvino.py", "files": [*model, *write_runner(RUNNER, folder, "run_openvino", config)],
             "format": "onnx" if model[0].endswith(".onnx") else "openvino-ir", "device": device, "built_with": about}
 
 
-def onnx_model(case: CaseInstance, folder: Path, device: str) -> dict[str, Any]:
+def onnx_model(case: CaseInstance, folder: Path, device: str, precision: str | None = runtime.F32) -> dict[str, Any]:
     """ai.onnx: the harness's model; another spec's case: its exact ONNX lowering. Read by the ONNX frontend as
     the backend reads it."""
     import onnx
@@ -35,21 +35,25 @@ def onnx_model(case: CaseInstance, folder: Path, device: str) -> dict[str, Any]:
     onnx.save_model(model, str(folder / "model.onnx"))
     about = "the harness's ONNX model" + (f" ({lowering})" if lowering else "")
     return _runner(folder, ["model.onnx"], device, runtime.UNSUPPORTED_MARKERS,
-                   f"{about}, read with Core.read_model (ONNX frontend)", feeds=feeds)
+                   f"{about}, read with Core.read_model (ONNX frontend)", feeds=feeds, precision=precision)
 
 
-def opset_model(case: CaseInstance, inputs: list[np.ndarray], folder: Path, device: str) -> dict[str, Any]:
+def opset_model(case: CaseInstance, inputs: list[np.ndarray], folder: Path, device: str,
+                precision: str | None = runtime.F32) -> dict[str, Any]:
     """openvino domain on ``openvino``: the opset-API model the backend compiles, serialized as IR."""
     import openvino
 
     openvino.save_model(builders.build_model(case, inputs), str(folder / "model.xml"), compress_to_fp16=False)
     return _runner(folder, ["model.xml", "model.bin"], device, (),
-                   "openvino Python opset API (the op's builder), serialized with openvino.save_model")
+                   "openvino Python opset API (the op's builder), serialized with openvino.save_model",
+                   precision=precision)
 
 
-def ir_model(case: CaseInstance, inputs: list[np.ndarray], folder: Path, device: str) -> dict[str, Any]:
+def ir_model(case: CaseInstance, inputs: list[np.ndarray], folder: Path, device: str,
+             precision: str | None = runtime.F32) -> dict[str, Any]:
     """openvino domain on ``openvino-ir``: the IR text and weights the backend hands to Core.read_model."""
     xml, weights = build_ir(case, inputs)
     (folder / "model.xml").write_text(xml, encoding="utf-8")
     (folder / "model.bin").write_bytes(weights)
-    return _runner(folder, ["model.xml", "model.bin"], device, (), "conformance openvino-ir writer (IR v11)")
+    return _runner(folder, ["model.xml", "model.bin"], device, (), "conformance openvino-ir writer (IR v11)",
+                   precision=precision)

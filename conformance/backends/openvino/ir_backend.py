@@ -20,7 +20,7 @@ from conformance.backends.models import whole
 from conformance.backends.openvino import batch, builders, export
 from conformance.backends.openvino.ir import build_ir
 from conformance.backends.openvino.messages import case_messages
-from conformance.backends.openvino.runtime import compile_model, run_compiled
+from conformance.backends.openvino.runtime import F32, compile_model, default_precision, run_compiled
 from conformance.model import CaseInstance
 
 
@@ -33,6 +33,8 @@ class OpenVinoIrBackend(Backend):
     #: OpenVINO's validation (shape inference, op creation, compilation) raises RuntimeError
     rejection_types = (RuntimeError,)
     preload_modules = ("openvino",)
+    #: INFERENCE_PRECISION_HINT (runtime.F32: float32 arithmetic on every CPU class; None: the plugin's default)
+    precision_hint: str | None = F32
 
     @classmethod
     def check_installed(cls) -> None:
@@ -52,6 +54,10 @@ class OpenVinoIrBackend(Backend):
 
         return openvino.get_version()
 
+    def precision(self) -> str:
+        """The inference precision the records ran at: the hint, else the device's default."""
+        return self.precision_hint or default_precision(self._core, self.device)
+
     def capabilities(self) -> dict[str, list[str]]:
         return {"openvino": builders.capabilities(), "device": [self.device]}
 
@@ -68,12 +74,14 @@ class OpenVinoIrBackend(Backend):
         with case_messages():  # a rejection's text without OpenVINO's process-wide node counter (messages.py)
             built = self._build(case, inputs)
             # the IR it wrote travels with the outputs (answers.answer checks it; kept for debugging)
-            return Answer(run_compiled(compile_model(self._core, built.model, self.device), built.feeds),
+            compiled = compile_model(self._core, built.model, self.device, self.precision_hint)
+            return Answer(run_compiled(compiled, built.feeds),
                           ir=built.ir)
 
     def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
         """Many cases' IR models, each read as ``run`` reads it, compiled as one (batch.py)."""
-        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list)
+        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list,
+                               self.precision_hint)
 
     def _build(self, case: CaseInstance, inputs: list[np.ndarray]) -> batch.Built:
         """The case's IR read back (the layer's version checked): the model ``run`` compiles."""
@@ -93,4 +101,4 @@ class OpenVinoIrBackend(Backend):
         support = self.supports(case)
         if not support:
             raise Unsupported(support.reason)
-        return export.ir_model(case, inputs, folder, self.device)
+        return export.ir_model(case, inputs, folder, self.device, self.precision_hint)

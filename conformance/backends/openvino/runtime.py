@@ -2,7 +2,7 @@
 reproductions use (``export`` writes this file verbatim as ``run_openvino.py``), so it imports nothing but
 OpenVINO, NumPy and, when present, ml_dtypes.
 
-As a reproduction's runner it reads ``run_openvino.json`` next to it ({"model", "weights", "device",
+As a reproduction's runner it reads ``run_openvino.json`` next to it ({"model", "weights", "device", "precision",
 "unsupported_markers"}) and
 ``run(inputs)`` returns the outputs; an ImportError means the runtime is not installed here, NotImplementedError
 that OpenVINO does not implement the case (the harness's ``unsupported``).
@@ -35,10 +35,26 @@ def no_kernel_caches() -> None:
     os.environ.update(KERNEL_CACHE_ENV)
 
 
-def compile_model(core: Any, model: Any, device: str) -> Any:
-    """``Core.compile_model`` with the kernel caches off (``CPU_CONFIG`` on the CPU device)."""
+#: The inference precision the ``openvino`` and ``openvino-ir`` columns compile with: float32 arithmetic, what a
+#: float32 model's types ask for, on every CPU class (without it the CPU plugin runs float32 models in bfloat16
+#: where the CPU has it, and records of one case differ by machine). float16 and bfloat16 models keep their own
+#: element types under it. None: the plugin's own default (the ``openvino-default-precision`` column).
+F32 = "f32"
+
+
+def compile_model(core: Any, model: Any, device: str, precision: str | None = F32) -> Any:
+    """``Core.compile_model`` with the kernel caches off (``CPU_CONFIG`` on the CPU device) at ``precision``
+    (``INFERENCE_PRECISION_HINT``; None: the device's default)."""
     no_kernel_caches()
-    return core.compile_model(model, device, CPU_CONFIG if device.upper() == "CPU" else {})
+    config = dict(CPU_CONFIG) if device.upper() == "CPU" else {}
+    if precision:
+        config["INFERENCE_PRECISION_HINT"] = precision
+    return core.compile_model(model, device, config)
+
+
+def default_precision(core: Any, device: str) -> str:
+    """The inference precision the device compiles a float32 model at when nobody sets the hint (f32, bf16, f16)."""
+    return str(core.get_property(device, "INFERENCE_PRECISION_HINT")).lower()
 
 
 def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
@@ -127,5 +143,5 @@ def run(inputs: list[np.ndarray]) -> list[Any]:
     model = read(core, str(here / config["model"]), str(here / weights) if weights else None,
                  config.get("unsupported_markers", ()))
     feeds = config.get("feeds")  # a lowered model may take fewer inputs than the case has (parameters as attributes)
-    return run_compiled(compile_model(core, model, config.get("device") or "CPU"),
+    return run_compiled(compile_model(core, model, config.get("device") or "CPU", config.get("precision", F32)),
                         inputs if feeds is None else inputs[:feeds])
