@@ -31,9 +31,7 @@ class Collection:
         path = path.resolve()
         if path in self.explicit_files:
             return True
-        from conformance.suite.corpus import walked
-
-        return any(path == d or d in path.parents and walked(path, d) for d in self.case_dirs)
+        return any(path == d or d in path.parents for d in self.case_dirs)
 
 
 collection_key = pytest.StashKey[Collection]()

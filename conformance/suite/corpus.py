@@ -15,29 +15,15 @@ from pathlib import Path
 from conformance.model import Case, CaseInstance
 from conformance.suite.casefile import CaseFileError, LoadedFile
 
-__all__ = ["CASE_SUFFIXES", "OPT_IN_FOLDERS", "CaseFileError", "FileCases", "case_files", "file_cases", "instances",
-           "is_case_path", "walked"]
+__all__ = ["CASE_SUFFIXES", "CaseFileError", "FileCases", "case_files", "file_cases", "instances",
+           "is_case_path"]
 
 #: what a case file is named (the plugin's collector and the folder walk read the same suffixes)
 CASE_SUFFIXES = (".yaml", ".yml")
 
 
-#: folders a walk of a folder above them leaves out: collected only when named themselves (``--cases
-#: cases/onnx-backend``) or a file in them is. The onnx backend tests (~2,000 whole models) are opt-in.
-OPT_IN_FOLDERS = frozenset({"onnx-backend"})
-
-
 def is_case_path(path: Path) -> bool:
     return path.suffix in CASE_SUFFIXES
-
-
-def walked(path: Path, root: Path) -> bool:
-    """Whether a walk of ``root`` takes the case file ``path`` (under it): not when an opt-in folder lies between."""
-    try:
-        between = path.relative_to(root).parts[:-1]
-    except ValueError:
-        return False
-    return not any(part in OPT_IN_FOLDERS for part in between)
 
 
 def case_files(paths: Iterable[Path]) -> list[Path]:
@@ -48,7 +34,7 @@ def case_files(paths: Iterable[Path]) -> list[Path]:
         if path.is_file():
             found.append(path)
         else:
-            found += sorted(p for p in path.rglob("*") if is_case_path(p) and p.is_file() and walked(p, path))
+            found += sorted(p for p in path.rglob("*") if is_case_path(p) and p.is_file())
     return found
 
 

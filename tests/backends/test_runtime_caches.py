@@ -96,9 +96,10 @@ def test_openvino_columns_say_their_inference_precision():
     native = default_precision(column._core, "CPU")
     assert column.precision() == native
     # where the default is f32 the column would repeat the openvino column's records: it says so instead
+    from one_case import CASE
+
     from conformance.suite.expand import expand
     from conformance.suite.loader import load_text
-    from one_case import CASE
 
     (instance,) = expand(load_text(CASE, "one.yaml").cases[0])
     support = column.supports(instance)

@@ -1,5 +1,5 @@
 """The onnx backend tests as whole-model cases (suite/backend_tests.py): stable ids, counts per kind, the disk cache
-(a hit equals the miss), op naming, opt-in collection and values that are no tensors."""
+(a hit equals the miss), op naming, the corpus holding them and values that are no tensors."""
 
 from __future__ import annotations
 
@@ -83,9 +83,10 @@ def test_a_value_that_is_no_tensor_is_unsupported():
     assert not support and "sequence" in support.reason
 
 
-def test_opt_in_folder_and_selection():
+def test_the_corpus_holds_every_kind_and_a_file_holds_many_ops():
     default = corpus.case_files([CASES])
-    assert not [p for p in default if "onnx-backend" in p.parts]
+    assert {p.name for p in default if "onnx-backend" in p.parts} == {
+        "node.yaml", "simple.yaml", "pytorch-converted.yaml", "pytorch-operator.yaml"}
     files = corpus.case_files([CASES / "onnx-backend" / "simple.yaml"])
     ops = {instance.op for _, instance in corpus.instances(files, on_error=pytest.fail)}
     assert {"Gradient", "Relu"} <= ops  # many ops in one file, each case naming its own
