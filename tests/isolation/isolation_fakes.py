@@ -387,3 +387,10 @@ class OddLevelBackend(CorrectBackend):
 
     def version(self):
         return "1.0 pid " + "9" * 10_000
+
+
+class PrecisionBackend(CorrectBackend):
+    """Reports the inference precision it runs at (OpenVINO's columns do)."""
+
+    def precision(self) -> str:
+        return "bf16"

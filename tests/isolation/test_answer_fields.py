@@ -130,3 +130,9 @@ def test_an_answer_is_one_value_whatever_its_form():
         answers.answer(backend, Answer([y], seconds=float("nan")))
     with pytest.raises(answers.BadAnswer, match=r"run\(\) \(Answer.outputs\) returned .*not a list of NumPy"):
         answers.answer(backend, Answer(y))  # a bare array as the outputs: refused as run()'s own would be
+
+
+@ISOLATED
+def test_the_record_says_the_precision_the_backend_ran_at(isolated):
+    assert _run(fakes.PrecisionBackend, isolated).precision == "bf16"
+    assert _run(fakes.CorrectBackend, isolated).precision == ""

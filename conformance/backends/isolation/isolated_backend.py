@@ -160,6 +160,9 @@ class IsolatedBackend(Backend):
     def isa_level(self) -> str:
         return str(self._started().get("isa", ""))  # the worker's: under its cap, if the column has one
 
+    def precision(self) -> str:
+        return str(self._started().get("precision", ""))  # the worker's runtime's, asked once
+
     def supports(self, case: CaseInstance) -> Support:
         try:
             ok, reason = self._call(("supports", case), self.timeout)

@@ -200,6 +200,7 @@ def _info(backend: Any) -> dict[str, Any]:
         "tolerance_scale": scale,
         "description": str(optional(backend, "description")),
         "isa": answers.safe_isa(backend),
+        "precision": answers.safe_precision(backend),
         "pid": os.getpid(),
         "batch": callable(getattr(backend, "run_batch", None)),  # batching.can_batch asks the parent's proxy
         "batch_size": answers.batch_size(backend),

@@ -54,7 +54,8 @@ def compile_model(core: Any, model: Any, device: str, precision: str | None = F3
 
 def default_precision(core: Any, device: str) -> str:
     """The inference precision the device compiles a float32 model at when nobody sets the hint (f32, bf16, f16)."""
-    return str(core.get_property(device, "INFERENCE_PRECISION_HINT")).lower()
+    hint = core.get_property(device, "INFERENCE_PRECISION_HINT")  # an openvino.Type: its name is "f32", "bf16"
+    return str(hint.get_type_name() if hasattr(hint, "get_type_name") else hint).lower()
 
 
 def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
