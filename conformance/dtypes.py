@@ -77,3 +77,49 @@ def floating(dtype: np.dtype | type) -> bool:
     except (TypeError, ValueError):
         return False
     return True
+
+
+# The facts of a dtype the comparison asks for live here, at the lowest room that uses them (compare/tolerance.py,
+# compare/values.py, compare/indices.py, compare/models.py, ops/ all do): nobody climbs back up for them.
+
+def numpy(name: str) -> np.dtype:
+    """The NumPy dtype of a record's dtype name: a case file's (the table above), or another one of NumPy's or
+    ml_dtypes' (float8e4m3fn...) that a whole model's outputs may have."""
+    try:
+        return np_dtype(name)
+    except ValueError:
+        return np.dtype(name)
+
+
+def finfo(name: str) -> ml_dtypes.finfo:
+    return ml_dtypes.finfo(numpy(name))
+
+
+def ulp(values: np.ndarray, name: str) -> np.ndarray:
+    """The spacing of dtype ``name`` at each value (subnormal spacing near zero; 1 for integer types), in float64."""
+    dtype = numpy(name)
+    if not floating(dtype):
+        return np.ones(np.shape(values), dtype=np.float64)
+    info = ml_dtypes.finfo(dtype)
+    v = np.abs(np.asarray(values, dtype=np.float64))
+    with np.errstate(invalid="ignore"):
+        _, exponent = np.frexp(np.where(np.isfinite(v), v, 0.0))
+    # frexp gives v = m·2^e with m in [0.5, 1): the leading bit has weight 2^(e-1)
+    lead = np.where(v > 0, np.maximum(exponent.astype(np.int64) - 1, int(info.minexp)), int(info.minexp))
+    return np.ldexp(1.0, lead - int(info.nmant))
+
+
+def beyond_float64(array: np.ndarray) -> bool:
+    """Values float64 cannot hold exactly (strings, int4 and other packed integers, integers beyond 2^53): they are
+    compared as they are, for equality."""
+    kind = array.dtype.kind
+    if kind in "OUS" or (kind == "V" and not floating(array.dtype)):
+        return True
+    if kind not in "iu" or array.dtype.itemsize < 8 or array.size == 0:
+        return False
+    return int(array.max()) > 2 ** 53 or int(array.min()) < -(2 ** 53)
+
+
+def dtype_mismatch(expected: np.ndarray, actual: np.ndarray, name: str) -> str:
+    """The reason of an output whose dtype is not the expected one (``name``: the output's)."""
+    return f"{name}: dtype mismatch: expected {dtype_name(expected.dtype)}, got {dtype_name(actual.dtype)}"

@@ -96,29 +96,35 @@ class Oracle:
 
     def _make_evidence(self, count: int) -> Evidence:
         inst = self.instance
-        if inst.model is not None:  # a whole model: its op's family (model_oracle.py)
-            return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance,
-                            outputs=model_oracle.output_rules(inst, (self.expected() or [])[:count]),
-                            inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=lambda: None,
+        if inst.model is None:  # an op of the registry; a whole model is judged by its op's family, below
+            rules = self._registry_rules(count)
+            return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance, outputs=rules,
+                            inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps,
                             domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
-                            inputs=tuple(self.inputs))
+                            inputs=tuple(self.inputs), exact=self.exact, tie_groups=self.tie_groups)
+        # last: model_oracle.py names the outputs' dtypes, and nothing of this file is asked after it
+        return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance,
+                        outputs=model_oracle.output_rules(inst, (self.expected() or [])[:count]),
+                        inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=lambda: None,
+                        domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
+                        inputs=tuple(self.inputs))
+
+    def _registry_rules(self, count: int) -> tuple[OutputRule, ...]:
+        """Each output's rule from the op's registry entry (averaging for an op it does not know: a literal-only
+        case of an op without a reference)."""
+        inst = self.instance
         entry = ops.find(inst.domain, inst.op)
-        # averaging for ops the registry does not know (a literal-only case of an op without a reference)
         ports = [entry.error_model(i) if entry is not None else None for i in range(count)]
         models = [port.error_model if port is not None else "average" for port in ports]
         names = inst.output_names or [f"output{i}" for i in range(count)]
         masks = self.unspecified or [None] * count
         traits = [error_model(name) for name in models]
-        rules = tuple(OutputRule(
+        return tuple(OutputRule(
             name=names[i], label=port.name if port is not None else "output", error_model=model,
             window=self.window() if traits[i].window else 1, p=_exponent(inst, entry, traits[i].exponent),
             of_values=port.of_values if port is not None else 0, unspecified=masks[i] if i < len(masks) else None,
             custom=port.custom if port is not None else None,
         ) for i, (port, model) in enumerate(zip(ports, models)))
-        return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance, outputs=rules,
-                        inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps,
-                        domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
-                        inputs=tuple(self.inputs), exact=self.exact, tie_groups=self.tie_groups)
 
     def exact(self) -> list[np.ndarray]:
         """The reference on the inputs with integers as Python ints: every output exact (Fractions for a mean;

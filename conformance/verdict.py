@@ -116,15 +116,15 @@ def output_values(instance: CaseInstance, output: object, unspecified: np.ndarra
 def judge_outputs(evidence: Evidence, expected: list[np.ndarray], actual: list, backend: str,
                   scale: float = 1.0) -> Judgement:
     """The status, reason, tolerance text and figures the backend's outputs earn (a judgement)."""
+    outcome = outputs.judge_all(evidence, expected, actual, backend, scale)
+    # the dtypes named after the comparison, whose last question was theirs too
     judgement: Judgement = {"expected_shape": list(expected[0].shape),
-                            "expected_dtype": dtype_name(expected[0].dtype)}
+                            "expected_dtype": dtype_name(expected[0].dtype), "tolerance": outcome.tolerance}
     if actual and isinstance(actual[0], np.ndarray):
         judgement.update(actual_shape=list(actual[0].shape), actual_dtype=dtype_name(actual[0].dtype))
-    if len(actual) != len(expected):
-        return {**judgement, "tolerance": outputs.describe_for(evidence, backend, scale), "status": "fail",
-                "reason": f"expected {len(expected)} output(s), got {len(actual)}"}
-    judged = outputs.judge(evidence, expected, actual, backend, scale)
-    return {**judgement, "tolerance": outputs.describe_judged(evidence, judged), **_figures(judged)}
+    if not outcome.judged:
+        return {**judgement, "status": "fail", "reason": f"expected {len(expected)} output(s), got {len(actual)}"}
+    return {**judgement, **_figures(outcome.judged)}
 
 
 def _figures(judged: list[outputs.Judged]) -> Judgement:

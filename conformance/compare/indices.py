@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from conformance.compare.heatmap import heatmap
-from conformance.compare.values import WORST, Comparison, dtype_mismatch, not_comparable
-from conformance.dtypes import dtype_name
+from conformance.compare.values import WORST, Comparison, not_comparable
+from conformance.dtypes import dtype_mismatch, dtype_name
 
 #: (tap indices in the op's convention, tap values), both shaped (*output.shape, taps); None when unknown.
 Taps = Callable[[], "tuple[np.ndarray, np.ndarray] | None"]
@@ -37,9 +37,9 @@ def compare_indices(
     compared = np.ones(expected.shape, bool) if unspecified is None else ~np.asarray(unspecified, bool)
     got, want = actual.astype(np.int64), expected.astype(np.int64)
     differs = (got != want) & compared
-    ties = np.zeros(expected.shape, bool)
-    if differs.any() and values is not None and taps is not None:
-        ties = _ties(got, differs, values, taps)
+    # the windows' taps are asked for only when an index differs (the oracle's window walk)
+    found = taps() if differs.any() and values is not None and taps is not None else None
+    ties = np.zeros(expected.shape, bool) if found is None else _ties(got, differs, values, *found)
     bad = differs & ~ties
     err = np.where(bad, np.abs(got.astype(np.float64) - want.astype(np.float64)), 0.0)
     result = Comparison(
@@ -62,13 +62,10 @@ def compare_indices(
     return result
 
 
-def _ties(actual: np.ndarray, differs: np.ndarray, values: np.ndarray, taps: Taps) -> np.ndarray:
+def _ties(actual: np.ndarray, differs: np.ndarray, values: np.ndarray, tap_index: np.ndarray,
+          tap_value: np.ndarray) -> np.ndarray:
     """True where a differing index is a tap of its window holding the same value as the window's value."""
     ties = np.zeros(actual.shape, bool)
-    found = taps()
-    if found is None:
-        return ties
-    tap_index, tap_value = found
     for idx in map(tuple, np.argwhere(differs)):
         hits = np.nonzero(tap_index[idx] == actual[idx])[0]
         want = np.float64(values[idx])

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from conformance.dtypes import finfo, ulp
+
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.compare.tolerance import Policy
 
@@ -49,8 +51,6 @@ def _average_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | No
 
 
 def _average_text(policy: Policy) -> str:
-    from conformance.compare.tolerance import finfo
-
     return f"{_scale(policy)}((K+2)*u*mean|x| + 1ulp), K={policy.window}, {_u_text(policy, finfo(policy.dtype).nmant)}"
 
 
@@ -61,8 +61,6 @@ def _pnorm_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | None
 
 
 def _pnorm_text(policy: Policy) -> str:
-    from conformance.compare.tolerance import finfo
-
     return (f"{_scale(policy)}(((K+1)/p+2)*u*|y| + 1ulp), K={policy.window}, p={policy.p:g}, "
             f"{_u_text(policy, finfo(policy.dtype).nmant)}")
 
@@ -70,8 +68,6 @@ def _pnorm_text(policy: Policy) -> str:
 def _ulp_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | None, one_ulp: np.ndarray,
                u: float) -> np.ndarray:
     if magnitude is not None:  # an op whose result can cancel: the ULP at its terms' scale (ops/families.py)
-        from conformance.compare.tolerance import ulp
-
         one_ulp = np.maximum(one_ulp, ulp(np.asarray(magnitude, dtype=np.float64), policy.dtype))
     return policy.scale * policy.ulps * one_ulp
 
@@ -81,8 +77,6 @@ def _ulp_text(policy: Policy) -> str:
 
 
 def _accumulate_text(policy: Policy) -> str:
-    from conformance.compare.tolerance import finfo
-
     return (f"{_scale(policy)}((K+2)*u*sum|terms| + 1ulp), K={policy.window}, "
             f"{_u_text(policy, finfo(policy.dtype).nmant)}")
 

@@ -19,12 +19,20 @@ breaks down under cancellation; this one does not.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import ml_dtypes
 import numpy as np
 
 from conformance.compare.models import model
-from conformance.dtypes import floating, np_dtype
+from conformance.dtypes import finfo, ulp
+
+if TYPE_CHECKING:  # pragma: no cover
+    from conformance.compare.evidence import Evidence
+
+__all__ = ["INDEX_TEXT", "Policy", "describe", "finfo", "magnitude_floor", "policies", "policy_for", "ulp"]
+
+#: The record's tolerance text of an index output (compare/indices.py: no bound, no override).
+INDEX_TEXT = "index: equal, or another tap holding the window's value"
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,12 @@ class Policy:
     @property
     def overridden(self) -> bool:
         return self.atol is not None or self.rtol is not None or self.ulp is not None
+
+    @property
+    def needs_magnitude(self) -> bool:
+        """The bound scales with the op applied to |x| (the oracle's second reference pass), and no override
+        replaces it."""
+        return model(self.model).magnitude and not self.overridden
 
     def describe(self) -> str:
         if self.atol is not None or self.rtol is not None:
@@ -71,31 +85,6 @@ class Policy:
         return bound(self, exp64, magnitude, one_ulp, u)
 
 
-def finfo(dtype: str) -> ml_dtypes.finfo:
-    return ml_dtypes.finfo(_numpy(dtype))
-
-
-def _numpy(dtype: str) -> np.dtype:
-    """The NumPy dtype of a record's dtype name (bfloat16, float8e4m3fn... through ml_dtypes)."""
-    try:
-        return np_dtype(dtype)
-    except ValueError:
-        return np.dtype(dtype)
-
-
-def ulp(values: np.ndarray, dtype: str) -> np.ndarray:
-    """The spacing of ``dtype`` at each value (subnormal spacing near zero; 1 for integer types), in float64."""
-    if not floating(_numpy(dtype)):
-        return np.ones(np.shape(values), dtype=np.float64)
-    info = finfo(dtype)
-    v = np.abs(np.asarray(values, dtype=np.float64))
-    with np.errstate(invalid="ignore"):
-        _, exponent = np.frexp(np.where(np.isfinite(v), v, 0.0))
-    # frexp gives v = m·2^e with m in [0.5, 1): the leading bit has weight 2^(e-1)
-    lead = np.where(v > 0, np.maximum(exponent.astype(np.int64) - 1, int(info.minexp)), int(info.minexp))
-    return np.ldexp(1.0, lead - int(info.nmant))
-
-
 def policy_for(
     dtype: str, window: int, case_tolerance: dict, backend: str, backend_scale: float = 1.0,
     model: str = "average", p: float = 1.0, ulps: float = 0.0,
@@ -108,3 +97,30 @@ def policy_for(
         atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"), model=model, p=float(p),
         ulps=float(ulps),
     )
+
+
+def policies(evidence: Evidence, backend: str, scale: float = 1.0) -> list[Policy | None]:
+    """The bound of every value output of ``evidence`` for ``backend`` (None for index outputs)."""
+    return [None if not model(rule.error_model).values else
+            policy_for(rule.dtype or evidence.dtype, rule.window, evidence.tolerance, backend, scale,
+                       model=rule.error_model, p=rule.p, ulps=rule.ulps)
+            for rule in evidence.outputs]
+
+
+def describe(evidence: Evidence, rules: list[Policy | None]) -> str:
+    """The record's ``tolerance`` text: one policy, or one per output when they differ."""
+    texts = [o.custom.describe(r) if o.custom is not None else r.describe() if r else INDEX_TEXT
+             for o, r in zip(evidence.outputs, rules)]
+    if len(set(texts)) == 1:
+        return texts[0]
+    return "; ".join(f"{output.label}: {t}" for output, t in zip(evidence.outputs, texts))
+
+
+def magnitude_floor(expected: np.ndarray, rule: Policy | None) -> np.ndarray | None:
+    """A lower bound of the magnitude (the op on |x|, exact) from the expected output alone: |mean(x)| <= mean(|x|),
+    and the expected value is that mean rounded to its dtype (at most half a ulp away), so |e| - ulp(e) <= the
+    magnitude wherever the inputs are finite."""
+    if rule is None:
+        return None
+    e = np.abs(np.asarray(expected, dtype=np.float64))
+    return np.maximum(e - ulp(e, rule.dtype), 0.0)

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from conformance.compare.heatmap import grid, heatmap
-from conformance.compare.tolerance import Policy, ulp
-from conformance.dtypes import dtype_name, floating
+from conformance.compare.tolerance import Policy
+from conformance.dtypes import beyond_float64, dtype_mismatch, dtype_name, ulp
 
 __all__ = ["WORST", "Comparison", "compare", "dtype_mismatch", "grid", "not_comparable", "shortest"]
 
@@ -47,15 +47,12 @@ def compare(
     unusable = not_comparable(expected, actual, name)
     if unusable is not None:
         return unusable
-    values = _equal if _not_float64(expected) or _not_float64(actual) else _values
-    result = values(expected, actual, policy, magnitude, unspecified)
+    # the elements first (their failure says why), then the one question of dtypes: a dtype mismatch overrides
+    values = _equal if beyond_float64(expected) or beyond_float64(actual) else _values
+    result = values(expected, actual, policy, magnitude, unspecified, name)
     if dtype_name(actual.dtype) != dtype_name(expected.dtype):
         result.ok = False
         result.reason = dtype_mismatch(expected, actual, name)
-    elif not result.ok:
-        result.reason = f"{name}: {result.mismatches} of {result.elements} elements outside tolerance; " + _worst_text(
-            result.worst[0]
-        )
     return result
 
 
@@ -70,13 +67,8 @@ def not_comparable(expected: np.ndarray, actual: Any, name: str) -> Comparison |
     return None
 
 
-def dtype_mismatch(expected: np.ndarray, actual: np.ndarray, name: str) -> str:
-    return f"{name}: dtype mismatch: expected {dtype_name(expected.dtype)}, got {dtype_name(actual.dtype)}"
-
-
-def _values(
-    expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude: np.ndarray | None, mask: np.ndarray | None
-) -> Comparison:
+def _values(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude: np.ndarray | None,
+            mask: np.ndarray | None, name: str) -> Comparison:
     e = np.asarray(expected, dtype=np.float64)
     a = np.asarray(actual, dtype=np.float64)
     compared = np.ones(e.shape, bool) if mask is None else ~np.asarray(mask, bool)
@@ -113,7 +105,7 @@ def _values(
             })
     shown, where = heatmap(ratio, worst[0]["index"], bad) if worst and e.ndim >= 2 else (None, None)
     return Comparison(
-        ok=not bad.any(),
+        ok=not bad.any(), reason=_failure(name, bad, worst),
         max_abs_err=float(err_f.max(initial=0.0)),
         max_rel_err=float(rel.max(initial=0.0)),
         max_ulp=float(ulps.max(initial=0.0)),
@@ -126,19 +118,8 @@ def _values(
     )
 
 
-def _not_float64(array: np.ndarray) -> bool:
-    """Values float64 cannot hold exactly (strings, int4 and other packed integers, integers beyond 2^53): compared
-    as they are, for equality."""
-    kind = array.dtype.kind
-    if kind in "OUS" or (kind == "V" and not floating(array.dtype)):
-        return True
-    if kind not in "iu" or array.dtype.itemsize < 8 or array.size == 0:
-        return False
-    return int(array.max()) > 2 ** 53 or int(array.min()) < -(2 ** 53)
-
-
 def _equal(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude: np.ndarray | None,
-           mask: np.ndarray | None) -> Comparison:
+           mask: np.ndarray | None, name: str) -> Comparison:
     """An output without rounding (integers, bool, strings) or compared with one that has none: equal elements,
     in the values' own types."""
     compared = np.ones(expected.shape, bool) if mask is None else ~np.asarray(mask, bool)
@@ -152,7 +133,8 @@ def _equal(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude: 
     worst = [{"index": [int(i) for i in index], "expected": _plain(expected[index]), "actual": _plain(actual[index]),
               "abs_err": None, "allowed": 0.0, "ulp": None}
              for index in zip(*np.nonzero(bad))][:WORST] if bad.any() else []
-    return Comparison(ok=not bad.any(), mismatches=int(bad.sum()), elements=int(expected.size),
+    return Comparison(ok=not bad.any(), reason=_failure(name, bad, worst),
+                      mismatches=int(bad.sum()), elements=int(expected.size),
                       unspecified=int((~compared).sum()), worst=worst)
 
 
@@ -168,6 +150,13 @@ def _plain(value: Any) -> Any:
         return shortest(value)
     except (TypeError, ValueError):
         return str(value)
+
+
+def _failure(name: str, bad: np.ndarray, worst: list[dict[str, Any]]) -> str:
+    """The reason of a failed comparison ("" when it passes): how many elements fail, and the worst of them."""
+    if not bad.any():
+        return ""
+    return f"{name}: {int(bad.sum())} of {bad.size} elements outside tolerance; {_worst_text(worst[0])}"
 
 
 def _worst_text(w: dict[str, Any]) -> str:
