@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from conformance.compare.models import model
-from conformance.dtypes import finfo, ulp
+from conformance.dtypes import finfo, floating, numpy, ulp
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.compare.evidence import Evidence
@@ -81,7 +81,7 @@ class Policy:
         if self.ulp is not None or bound is None:
             return (self.ulp or 0.0) * one_ulp
         # an output without rounding (a random model's bool mask) has no unit roundoff
-        u = 2.0 ** -(finfo(self.dtype).nmant + 1) if floating(_numpy(self.dtype)) else 0.0
+        u = 2.0 ** -(finfo(self.dtype).nmant + 1) if floating(numpy(self.dtype)) else 0.0
         return bound(self, exp64, magnitude, one_ulp, u)
 
 

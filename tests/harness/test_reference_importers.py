@@ -1,6 +1,7 @@
 """Nothing outside the oracle calls the reference. The harness core asks it in at most two places (the oracle, and
-reference_shapes.py: the shape inference the registry's coverage readers need, below the oracle's floor); backends (conformance/backends/) ask the oracle or the registry, never the
-reference; the op registry (conformance/ops/) carries the reference's schemas as data: an entry imports its op's
+reference_shapes.py: the shape inference the registry's coverage readers need, below the oracle's floor);
+backends (conformance/backends/) ask the oracle or the registry, never the reference; the op registry
+(conformance/ops/) carries the reference's schemas as data: an entry imports its op's
 reference module for ``SCHEMA`` and its constants (upper-case names) and ``conformance_reference.schema``, and
 calls no reference function; only the registry's discovery (ops/__init__.py) imports the package itself."""
 
