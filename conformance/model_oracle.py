@@ -14,65 +14,66 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from conformance.compare.evidence import OutputRule
 from conformance.dtypes import dtype_name, floating
 from conformance.model import CaseInstance
-from conformance.ops.families import Accumulate, Family, family_of, ulps_for
-
-#: families from the tightest to the loosest: a graph is judged by its loosest node's
-_LOOSENESS = ("exact", "random", "ulp", "accumulate", "onnx-default")
+from conformance.ops.families import ACCUMULATE, Accumulate, Family, loosest, ulps_for
 
 
-def judged_op(instance: CaseInstance) -> str:
-    return judged_node(instance)[0]
+@dataclass(frozen=True)
+class Judged:
+    """The node whose family judges a whole model, resolved once: its op, its attributes and the family."""
+
+    op: str
+    attributes: dict
+    family: Family
 
 
-def judged_node(instance: CaseInstance) -> tuple[str, dict]:
-    """The op whose family judges the case: the case's own op, unless that op is exact while the model computes
-    more (a multi-node model named after one of its plumbing ops, a pytorch module such as Softmin = Neg then
-    Softmax): then the node op of the loosest family in the graph (its rounding bounds the graph's at best),
-    with that node's attributes."""
-    if family_of(instance.op).name != "exact" or instance.model is None:
-        return instance.op, dict(instance.attributes)
+def judged_node(instance: CaseInstance) -> Judged:
+    """The case's own op, unless that op is exact while the model computes more (a multi-node model named after
+    one of its plumbing ops, a pytorch module such as Softmin = Neg then Softmax): then the graph's node of the
+    loosest family (families.loosest: its rounding bounds the graph's at best), with that node's attributes."""
     import onnx
     from onnx import helper
 
-    nodes = list(onnx.load_from_string(instance.model).graph.node)
-    if not nodes:
-        return instance.op, dict(instance.attributes)
-    node = max(nodes, key=lambda n: _LOOSENESS.index(family_of(n.op_type).name))
-    if node.op_type == instance.op:
-        return instance.op, dict(instance.attributes)
-    return node.op_type, {a.name: helper.get_attribute_value(a) for a in node.attribute}
+    nodes = list(onnx.load_from_string(instance.model).graph.node) if instance.model is not None else []
+    index, family = loosest(instance.op, [n.op_type for n in nodes], [spec.array for spec in instance.inputs])
+    if index is None:
+        return Judged(instance.op, dict(instance.attributes), family)
+    node = nodes[index]
+    return Judged(node.op_type, {a.name: helper.get_attribute_value(a) for a in node.attribute}, family)
 
 
-def output_rules(instance: CaseInstance, expected: list[np.ndarray]) -> tuple[OutputRule, ...]:
-    family = family_of(judged_op(instance), [spec.array for spec in instance.inputs])
+def output_rules(instance: CaseInstance, expected: list[np.ndarray], judged: Judged | None = None
+                 ) -> tuple[OutputRule, ...]:
+    judged = judged or judged_node(instance)
+    family = judged.family
     names = instance.output_names or [f"output{i}" for i in range(len(expected))]
+    k = terms(instance, judged) if family.name == "accumulate" else 1
     rules = []
     for name, value in zip(names, expected):
         dtype = dtype_name(value.dtype)
         model = family.name if floating(value.dtype) or family.name == "random" else "exact"
         rules.append(OutputRule(name=name, label=name, error_model=model, dtype=dtype,
                                 ulps=ulps_for(family, dtype) if model == "ulp" else 0.0,
-                                window=terms(instance, family) if model == "accumulate" else 1))
+                                window=k if model == "accumulate" else 1))
     return tuple(rules)
 
 
-def terms(instance: CaseInstance, family: Family) -> int:
+def terms(instance: CaseInstance, judged: Judged) -> int:
     """K: the most terms one output element sums, from the input shapes and the node's attributes; the first
     input's size (an upper bound) where the rule cannot tell (an ``_expanded`` test's attributes are inside
     its function body)."""
-    rule = family.accumulate
-    op, attributes = judged_node(instance)
+    rule = judged.family.accumulate
     shapes = [tuple(spec.shape or ()) for spec in instance.inputs]
     if rule is None or not shapes:
         return 1
     try:
-        found = _TERMS[rule.terms](shapes, attributes, op, instance)
+        found = _TERMS[rule.terms](shapes, judged.attributes, judged.op, instance)
     except (IndexError, KeyError, TypeError, ValueError):
         found = None
     return max(int(found if found is not None else math.prod(shapes[0])), 1)
@@ -121,8 +122,29 @@ def _inputs(shapes: list[tuple[int, ...]], attributes: dict, op: str, instance: 
 _TERMS: dict[str, Callable[[list[tuple[int, ...]], dict, str, CaseInstance], int | None]] = {
     "reduced": _reduced, "inner": _inner, "window": _window, "axis": _axis, "inputs": _inputs,
     "batch": lambda shapes, attributes, op, instance: math.prod(shapes[0][1:]),
-    "fixed": lambda shapes, attributes, op, instance: family_of(op).accumulate.count,
+    "fixed": lambda shapes, attributes, op, instance: ACCUMULATE[op].count,
 }
+
+
+@dataclass(frozen=True)
+class WholeModel:
+    """What the oracle asks of this module for a whole-model case, in one call: how each output is judged and the
+    model's outputs by onnx's evaluator (or why it could not run it)."""
+
+    rules: tuple[OutputRule, ...]
+    evaluated: list[np.ndarray] | None
+    evaluation_error: str = ""
+    judged: Judged | None = None  # the node that judges it (the magnitude's family)
+
+
+def whole_model(instance: CaseInstance, inputs: list[np.ndarray], expected: list[np.ndarray]) -> WholeModel:
+    judged = judged_node(instance)
+    rules = output_rules(instance, expected, judged)
+    try:
+        return WholeModel(rules, evaluated(instance, [x.copy() for x in inputs]), "", judged)
+    except Exception as exc:  # the evaluator's own gap or failure: the reference column says which
+        return WholeModel(rules, None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: "
+                                       f"{str(exc)[:300]}", judged)
 
 
 def evaluated(instance: CaseInstance, inputs: list[np.ndarray], model: object = None) -> list[np.ndarray]:
@@ -161,12 +183,12 @@ def _absolute(model: bytes) -> object:
     return proto
 
 
-def magnitude(instance: CaseInstance, inputs: list[np.ndarray], expected: list[np.ndarray]
-              ) -> list[np.ndarray] | None:
+def magnitude(instance: CaseInstance, inputs: list[np.ndarray], expected: list[np.ndarray],
+              judged: Judged | None = None) -> list[np.ndarray] | None:
     """Per output, what bounds the sum of its terms' magnitudes: |y| where every term is non-negative, else the
     model on |inputs| (onnx's evaluator); None where neither can be had (the bound then uses |y| alone, from the
     expected output: judged by outputs.magnitude_floor)."""
-    family = family_of(judged_op(instance))
+    family = (judged or judged_node(instance)).family
     rule: Accumulate | None = family.accumulate
     how = rule.magnitude if rule is not None else {"unit": "unit", "input": "input"}.get(family.scale)
     if how is None:

@@ -50,7 +50,7 @@ class Oracle:
     _evidence: dict[int, Evidence] = field(default_factory=dict)
     _exact: list[np.ndarray] | None = None
     _ties: tuple | None = None
-    _evaluated: tuple | None = None
+    _whole: model_oracle.WholeModel | None = None
 
     @property
     def literal(self) -> list[np.ndarray | None]:
@@ -65,20 +65,17 @@ class Oracle:
             return literal  # type: ignore[return-value]
         return None
 
-    def evaluated(self) -> tuple[list[np.ndarray] | None, str]:
-        """A whole-model case's outputs by onnx's evaluator, or why it could not run the model (computed once)."""
-        if self._evaluated is None:
-            try:
-                self._evaluated = (model_oracle.evaluated(self.instance, [x.copy() for x in self.inputs]), "")
-            except Exception as exc:  # the evaluator's own gap or failure: the reference column says which
-                self._evaluated = (None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: "
-                                         f"{str(exc)[:300]}")
-        return self._evaluated
+    def whole(self) -> model_oracle.WholeModel:
+        """A whole-model case's output rules and evaluator outputs, asked of model_oracle.py once."""
+        if self._whole is None:
+            self._whole = model_oracle.whole_model(self.instance, self.inputs, self.expected() or [])
+        return self._whole
 
     def magnitude(self) -> list[np.ndarray] | None:
         if self.instance.model is not None:
             if self._magnitude is None:
-                self._magnitude = model_oracle.magnitude(self.instance, self.inputs, self.expected() or [])
+                self._magnitude = model_oracle.magnitude(self.instance, self.inputs, self.expected() or [],
+                                                         self.whole().judged)
             return self._magnitude
         if self.outputs is None:
             return None
@@ -104,7 +101,7 @@ class Oracle:
                             inputs=tuple(self.inputs), exact=self.exact, tie_groups=self.tie_groups)
         # last: model_oracle.py names the outputs' dtypes, and nothing of this file is asked after it
         return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance,
-                        outputs=model_oracle.output_rules(inst, (self.expected() or [])[:count]),
+                        outputs=self.whole().rules[:count],
                         inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=lambda: None,
                         domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
                         inputs=tuple(self.inputs))
@@ -285,11 +282,14 @@ def predict(instance: CaseInstance) -> Prediction:
             shapes = output_shapes(instance, [x.shape for x in oracle.inputs], values)
         except Exception as exc:  # the reference column's record names it as it did when it asked itself
             error = exc
-    evaluated, evaluation_error = oracle.evaluated() if instance.model is not None else (None, "")
+    # the evidence before the whole model's evaluation: a whole model's rules and evaluation come in one answer
+    # of model_oracle.py, computed by the evidence and kept
+    evidence = oracle.evidence(len(expected)) if expected is not None else None
+    whole = oracle.whole() if instance.model is not None else None
+    evaluated, evaluation_error = (whole.evaluated, whole.evaluation_error) if whole is not None else (None, "")
     return Prediction(inputs=oracle.inputs, expected=expected, reference=oracle.outputs,
                       evaluated=evaluated, evaluation_error=evaluation_error,
-                      unspecified=oracle.unspecified, literal=oracle.literal,
-                      evidence=oracle.evidence(len(expected)) if expected is not None else None,
+                      unspecified=oracle.unspecified, literal=oracle.literal, evidence=evidence,
                       rejection=oracle.rejection, unknown=oracle.unknown, missing=missing,
                       example_shapes=shapes, example_error=error)
 

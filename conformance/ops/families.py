@@ -125,6 +125,23 @@ def family_of(op: str, inputs: list[object] | None = None) -> Family:
     return Family("onnx-default")
 
 
+#: families from the tightest to the loosest: a graph is judged by its loosest node's
+LOOSENESS = ("exact", "random", "ulp", "accumulate", "onnx-default")
+
+
+def loosest(op: str, node_ops: list[str], inputs: list[object] | None = None) -> tuple[int | None, Family]:
+    """The family a whole model named after ``op`` is judged by, and which of its nodes (``node_ops``, in graph
+    order) gives it: ``op``'s own family (index None) unless it is exact while the graph computes more (a model
+    named after a plumbing op, a pytorch module such as Softmin = Neg then Softmax); then the loosest node's,
+    the first of them on a tie."""
+    own = family_of(op, inputs)
+    if own.name != "exact" or not node_ops:
+        return None, own
+    families = [family_of(node, inputs) for node in node_ops]
+    index = max(range(len(node_ops)), key=lambda i: (LOOSENESS.index(families[i].name), -i))
+    return (None, own) if node_ops[index] == op else (index, families[index])
+
+
 def ulps_for(family: Family, dtype: str) -> float:
     """The ULP count of an ``ulp`` family output of ``dtype``."""
     return HALF_ULPS if dtype in ("float16", "bfloat16") else family.ulps
