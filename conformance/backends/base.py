@@ -176,6 +176,9 @@ class Backend:
     def version(self) -> str:
         return "unknown"
 
+    #: whether ``--backend=all`` selects this built-in backend when it is installed (False: only when named)
+    in_all: bool = True
+
     def precision(self) -> str:
         """The inference precision the runtime runs float models at where it chooses one (the record's
         ``precision``: OpenVINO's hint); "" where it computes in the model's own types."""

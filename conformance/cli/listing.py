@@ -120,6 +120,8 @@ def backends_main(argv: list[str]) -> int:
         print(f"{entry.name:<20} {printable(str(version)):<28} {printable(caps)}")  # a plugin's own texts
         if description:  # the plugin's own one-liner (docs/backends.md), under its line
             print(" " * 21 + _indented(description))
+        if not entry.in_all:
+            print(" " * 21 + f"not in --backend=all: run it by name (--backend={entry.name})")
     return 0
 
 

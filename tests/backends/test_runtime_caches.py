@@ -107,3 +107,12 @@ def test_openvino_columns_say_their_inference_precision():
     assert bool(support) == (native != "f32")
     if native == "f32":
         assert "default inference precision is f32" in support.reason
+
+
+def test_the_default_precision_column_is_not_in_all():
+    pytest.importorskip("openvino")
+    from conformance.backends.discovery import installed
+
+    assert "openvino" in installed.installed_names()
+    assert "openvino-default-precision" not in installed.installed_names()
+    assert "openvino-default-precision" in installed.parse_selection(["openvino-default-precision"])

@@ -22,6 +22,8 @@ class Available:
     #: True when ``error`` says the runtime is not installed (``NotInstalled``: its message, whole), False when
     #: something else failed (a constructor that raised or crashed)
     missing: bool = False
+    #: selected by ``--backend=all`` (a column that only a user asks for by name says False: ``Backend.in_all``)
+    in_all: bool = True
 
 
 #: seconds a third-party plugin's constructor may take while ``available()`` probes it in a worker
@@ -44,13 +46,15 @@ def available() -> list[Available]:
             found.append(Available(shown, ep.value, f"its entry point's name {why}"))
             continue
         try:
+            in_all = True
             if is_ours(name):
                 factory = ep.load()
                 factory.check_installed()  # before constructing: a missing runtime is said as such
                 factory()
+                in_all = bool(getattr(factory, "in_all", True))
             else:
                 _probe_isolated(name)
-            found.append(Available(name, ep.value))
+            found.append(Available(name, ep.value, in_all=in_all))
         except NotInstalled as exc:
             found.append(Available(name, ep.value, str(exc), missing=True))
         except Exception as exc:  # a vendor plugin may fail in any way: report it, never crash
@@ -91,7 +95,8 @@ def _probe_isolated(name: str) -> None:
 
 
 def installed_names() -> list[str]:
-    return [a.name for a in available() if not a.error]
+    """What ``all`` selects: the installed backends, but a column that is asked for by name only."""
+    return [a.name for a in available() if not a.error and a.in_all]
 
 
 def parse_selection(values: list[str]) -> list[str]:
