@@ -138,13 +138,13 @@ class WholeModel:
 
 
 def whole_model(instance: CaseInstance, inputs: list[np.ndarray], expected: list[np.ndarray]) -> WholeModel:
-    judged = judged_node(instance)
-    rules = output_rules(instance, expected, judged)
+    # the evaluation first, then the judging node's family, then each output's rule (its dtype named last)
     try:
-        return WholeModel(rules, evaluated(instance, [x.copy() for x in inputs]), "", judged)
+        outputs, error = evaluated(instance, [x.copy() for x in inputs]), ""
     except Exception as exc:  # the evaluator's own gap or failure: the reference column says which
-        return WholeModel(rules, None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: "
-                                       f"{str(exc)[:300]}", judged)
+        outputs, error = None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: {str(exc)[:300]}"
+    judged = judged_node(instance)
+    return WholeModel(output_rules(instance, expected, judged), outputs, error, judged)
 
 
 def evaluated(instance: CaseInstance, inputs: list[np.ndarray], model: object = None) -> list[np.ndarray]:
