@@ -13,8 +13,14 @@ Everything else (NaN windows, ties, +-inf) is the same rule under both specs, so
 
 from __future__ import annotations
 
-from conformance.backends.models.lowering.model import LoweredModel, NoLowering, attr_text, opset_for, single_op_model
-from conformance.backends.models.lowering.pool import _DNNL_AUTO_PAD, _check_known, _geometry, _onednn_nxc
+from conformance.backends.models.lowering.model import LoweredModel, NoLowering
+from conformance.backends.models.lowering.pool import (
+    _DNNL_AUTO_PAD,
+    _check_known,
+    _geometry,
+    _onednn_nxc,
+    pooled_model,
+)
 from conformance.model import CaseInstance
 
 _ONEDNN_ATTRIBUTES = {"kernel", "strides", "pads_begin", "pads_end", "rounding_type", "auto_pad", "data_format",
@@ -36,15 +42,4 @@ def onednn_maxpool(case: CaseInstance) -> LoweredModel:
     spatial = shape[1:-1] if channels_last else shape[2:]
     # "exclude": windows are judged by the input elements they hold, as for exclude-pad averages
     pool = _geometry(spatial, {**case.attributes, "exclude": True, "rounding": rounding, "auto": auto_pad})
-    opset = opset_for(case)
-    attributes = {"kernel_shape": pool.kernel, "strides": pool.strides, "pads": pool.pads_begin + pool.pads_end,
-                  "ceil_mode": int(pool.ceil)}
-    if any(d != 1 for d in pool.dilations):
-        attributes["dilations"] = pool.dilations
-    steps = [f"MaxPool-{opset}"]
-    if channels_last:
-        steps = ["Transpose(NXC->NCX)", *steps, "Transpose(NCX->NXC)"]
-    description = (f"{case.domain} {case.op}-{case.version} -> ai.onnx {' + '.join(steps)} "
-                   f"{attr_text(attributes)}" + "".join(f"; {n}" for n in pool.notes))
-    model = single_op_model(case, "MaxPool", attributes, opset, channels_last)
-    return LoweredModel(model, description, 1, pool.notes)
+    return pooled_model(case, "MaxPool", pool, channels_last)

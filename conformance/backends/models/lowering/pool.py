@@ -167,17 +167,24 @@ def _avgpool(case: CaseInstance, attrs: dict, channels_last: bool) -> LoweredMod
         raise NoLowering(f"rank {len(shape)} input (AvgPool takes 3-D to 5-D)")
     spatial = shape[1:-1] if channels_last else shape[2:]
     pool = _geometry(spatial, attrs)
+    return pooled_model(case, "AveragePool", pool, channels_last, {"count_include_pad": int(pool.count_pad)})
+
+
+def pooled_model(case: CaseInstance, op_type: str, pool: _Pool, channels_last: bool,
+                 extra: dict | None = None) -> LoweredModel:
+    """The single ONNX pooling node (``op_type``) of a resolved geometry, NXC wrapped in Transposes, with the
+    lowering's description (the record's ``lowered``): the average and oneDNN max lowerings share it."""
     opset = opset_for(case)
     attributes = {"kernel_shape": pool.kernel, "strides": pool.strides, "pads": pool.pads_begin + pool.pads_end,
-                  "ceil_mode": int(pool.ceil), "count_include_pad": int(pool.count_pad)}
+                  "ceil_mode": int(pool.ceil), **(extra or {})}
     if any(d != 1 for d in pool.dilations):
         attributes["dilations"] = pool.dilations
-    steps = [f"AveragePool-{opset}"]
+    steps = [f"{op_type}-{opset}"]
     if channels_last:
         steps = ["Transpose(NXC->NCX)", *steps, "Transpose(NCX->NXC)"]
     description = (f"{case.domain} {case.op}-{case.version} -> ai.onnx {' + '.join(steps)} "
                    f"{attr_text(attributes)}" + "".join(f"; {n}" for n in pool.notes))
-    model = single_op_model(case, "AveragePool", attributes, opset, channels_last)
+    model = single_op_model(case, op_type, attributes, opset, channels_last)
     return LoweredModel(model, description, 1, pool.notes)
 
 
