@@ -33,14 +33,16 @@ class Judged:
     family: Family
 
 
-def judged_node(instance: CaseInstance) -> Judged:
+def judged_node(instance: CaseInstance, model: object = None) -> Judged:
     """The case's own op, unless that op is exact while the model computes more (a multi-node model named after
     one of its plumbing ops, a pytorch module such as Softmin = Neg then Softmax): then the graph's node of the
     loosest family (families.loosest: its rounding bounds the graph's at best), with that node's attributes."""
     import onnx
     from onnx import helper
 
-    nodes = list(onnx.load_from_string(instance.model).graph.node) if instance.model is not None else []
+    if model is None and instance.model is not None:
+        model = onnx.load_from_string(instance.model)
+    nodes = list(model.graph.node) if model is not None else []
     index, family = loosest(instance.op, [n.op_type for n in nodes], [spec.array for spec in instance.inputs])
     if index is None:
         return Judged(instance.op, dict(instance.attributes), family)
@@ -138,12 +140,16 @@ class WholeModel:
 
 
 def whole_model(instance: CaseInstance, inputs: list[np.ndarray], expected: list[np.ndarray]) -> WholeModel:
-    # the evaluation first, then the judging node's family, then each output's rule (its dtype named last)
+    # the evaluation first, then the judging node's family, then each output's rule (its dtype named last); the
+    # model parsed once for both
+    import onnx
+
+    proto = onnx.load_from_string(instance.model)
     try:
-        outputs, error = evaluated(instance, [x.copy() for x in inputs]), ""
+        outputs, error = evaluated(instance, [x.copy() for x in inputs], proto), ""
     except Exception as exc:  # the evaluator's own gap or failure: the reference column says which
         outputs, error = None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: {str(exc)[:300]}"
-    judged = judged_node(instance)
+    judged = judged_node(instance, proto)
     return WholeModel(output_rules(instance, expected, judged), outputs, error, judged)
 
 
