@@ -61,6 +61,21 @@ def test_a_panic_in_tract_is_a_crash_record_under_isolation():
                            isolated).status == "pass"
 
 
+def test_a_process_that_dies_inside_tracts_loader_leaves_no_model_file(tmp_path):
+    """tract loads from a path; a crash while it reads (deliberate crash cases) must not leave the file behind."""
+    import subprocess
+    import sys
+
+    script = ("import os, sys, tempfile\n"
+              "tempfile.tempdir = sys.argv[1]\n"
+              "import conformance.backends.tract.backend as tract_backend\n"
+              "tract_backend.load = lambda tract, path: os._exit(3 if os.path.exists(path) else 4)\n"
+              "tract_backend.TractBackend().prepare(None, b'model bytes')\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stderr  # died inside the loader, the model readable at its path
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_op_tract_does_not_implement_is_refused_once_known_with_one_reason():
     """The first LpPool case pays tract's model load to learn it is unimplemented; the next ones are refused by
     supports() with the same reason, whichever ran first (records do not depend on the order)."""

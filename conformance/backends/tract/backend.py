@@ -9,6 +9,7 @@ isolated under ``--isolation=auto``.
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -108,7 +109,16 @@ class TractBackend(OnnxBatchMixin, OnnxModelBackend):  # batches: one load and o
     def prepare(self, model: onnx.ModelProto, data: bytes) -> Any:
         import tract
 
-        # tract's bindings load from a path only
+        # tract's bindings load from a path only. On Linux the path is an anonymous in-memory file's: a case that
+        # crashes tract (deliberate crash cases do) cannot leave a named temporary file behind, as it did in /tmp
+        if hasattr(os, "memfd_create"):
+            fd = os.memfd_create("model.onnx")
+            try:
+                with os.fdopen(fd, "wb", closefd=False) as file:
+                    file.write(data)  # all of it (one os.write may write less)
+                return load(tract, f"/proc/self/fd/{fd}")
+            finally:
+                os.close(fd)
         with tempfile.NamedTemporaryFile(suffix=".onnx") as file:
             file.write(data)
             file.flush()
