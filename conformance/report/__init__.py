@@ -14,9 +14,10 @@ from pathlib import Path
 from conformance.machine import Machine
 from conformance.records import ResultRecord, write_records
 
+from . import details as record_details
 from .baseline import BaselineDiff, Transition, compare, is_failing
 from .crossspec_html import render_cross_spec
-from .html import render_html
+from .html import write_html
 from .junit import write_junit
 from .matrix import build_matrix, format_terminal_matrix, printable
 from .merge import Duplicate, MergeResult, merge_files, merge_records
@@ -152,7 +153,8 @@ def build_reports(
     generated: datetime | None = None,
     transform: Callable[[list[ResultRecord]], list[ResultRecord]] | None = None,
 ) -> ReportSummary:
-    """Merge result files, write index.html, junit.xml and results.jsonl into out_dir, diff against a baseline.
+    """Merge result files, write index.html (its details/ beside it), junit.xml and results.jsonl into out_dir,
+    diff against a baseline.
 
     ``baseline`` files are merged the same way as the results (a baseline may be sharded too). ``transform``
     maps the merged records before anything is written (``--rejudge``: today's expectations applied again).
@@ -164,6 +166,7 @@ def build_reports(
     out_dir = Path(out_dir)
     html, junit, results = out_dir / "index.html", out_dir / "junit.xml", out_dir / "results.jsonl"
     check_outputs(out_dir, [html, junit, results, out_dir / CROSS_SPEC])
+    record_details.check(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     machines_meta = {"machines": merged.machines} if merged.machines else {}
     write_records(results, records, {**merged.meta, **machines_meta})  # the one record serializer
@@ -175,19 +178,17 @@ def build_reports(
         cross_path.write_text(cross, encoding="utf-8")
     elif (out_dir / CROSS_SPEC).exists():
         (out_dir / CROSS_SPEC).unlink()  # a stale page must never pass for this run's
-    html.write_text(
-        render_html(
-            records,
-            title=title,
-            diff=diff,
-            duplicates=merged.duplicates,
-            sources=[str(p) for p in result_files],
-            generated=when,
-            cross_spec=CROSS_SPEC if cross_path is not None else None,
-            notes=run_notes(merged.meta),
-            machines=merged.machines,
-        ),
-        encoding="utf-8",
+    write_html(
+        html,
+        records,
+        title=title,
+        diff=diff,
+        duplicates=merged.duplicates,
+        sources=[str(p) for p in result_files],
+        generated=when,
+        cross_spec=CROSS_SPEC if cross_path is not None else None,
+        notes=run_notes(merged.meta),
+        machines=merged.machines,
     )
     counts = Counter(r.status for r in records)
     return ReportSummary(

@@ -1,8 +1,9 @@
 """Inline script of the HTML report.
 
-Record data comes from the JSON island and is only ever placed with textContent / setAttribute, never innerHTML,
-so a record cannot inject markup. The results list renders one page of summaries at a time and builds a record's
-drill-down only when it is opened: 20,000 records cost one array filter, not 20,000 DOM nodes.
+Record data comes from the JSON island (summaries) and the details files (details.py), and is only ever placed
+with textContent / setAttribute, never innerHTML, so a record cannot inject markup. The results list renders one
+page of summaries at a time and loads and builds a record's drill-down only when it is opened: 20,000 records cost
+one array filter, not 20,000 DOM nodes.
 """
 
 JS = r"""
@@ -10,9 +11,33 @@ JS = r"""
 'use strict';
 var T0=performance.now();
 var D=JSON.parse(document.getElementById('report-data').textContent);
-var P0=D.packed, F=P0.fields, S=P0.strings, IN=P0.interned;
-var R=P0.rows.map(function(row){var o={};for(var k=0;k<row.length;k++){var v=row[k];if(v!==null)o[F[k]]=IN[k]?S[v]:v;}
-  return o;});
+// every record's summary (embed.py pack_summary): its fields are indices into one string table
+var P0=D.summary, F=P0.fields, S=P0.strings;
+var R=P0.rows.map(function(row){var o={};for(var k=0;k<row.length;k++)o[F[k]]=S[row[k]];return o;});
+// A record's details (details.py): the file of its chunk is loaded once, by a script element, when a record of it
+// is opened; a file of another report (its token differs) or a missing one is said in the record, never shown.
+var DT=D.details, CHUNKS={}, WAITING={};
+window.conformanceDetails=function(token,k,text){
+  if(token!==DT.token||!WAITING[k])return;
+  var p=JSON.parse(text), f=p.fields, s=p.strings, fi=p.interned;
+  CHUNKS[k]=p.rows.map(function(row){var o={};for(var j=0;j<row.length;j++){var v=row[j];
+    if(v!==null)o[f[j]]=fi[j]?s[v]:v;}return o;});
+  settle(k,null);
+};
+function settle(k,error){var w=WAITING[k]||[];delete WAITING[k];w.forEach(function(f){f(error);});}
+function chunkName(k){var n=String(k);while(n.length<4)n='0'+n;return DT.folder+'/records-'+n+'.js';}
+function details(i,done){
+  var k=Math.floor(i/DT.chunk);
+  if(CHUNKS[k]){done(CHUNKS[k][i-k*DT.chunk]);return;}
+  var first=!WAITING[k];(WAITING[k]=WAITING[k]||[]).push(function(error){
+    done(error?null:CHUNKS[k][i-k*DT.chunk],error);});
+  if(!first)return;
+  var sc=document.createElement('script');sc.src=chunkName(k);
+  sc.onerror=function(){settle(k,'cannot read '+chunkName(k)+' beside this page: copy the report folder whole');};
+  // loaded but never called back with this report's token: a file of another report
+  sc.onload=function(){if(WAITING[k])settle(k,chunkName(k)+' belongs to another report (the folder mixes runs)');};
+  document.head.appendChild(sc);
+}
 var PAGE=100, shown=0, hits=[];
 var HAY=R.map(function(r){return (r.id+' '+r.backend+' '+(r.reason||'')+' '+(r.expectation||'')).toLowerCase();});
 var $=function(id){return document.getElementById(id);};
@@ -69,7 +94,7 @@ function apply(){
     var r=R[i];
     if(!want[r.status])continue;
     if(b&&r.backend!==b)continue;
-    if(o&&row(r)!==o)continue;
+    if(o&&r.row!==o)continue;
     if(q&&HAY[i].indexOf(q)<0)continue;
     out.push(i);
   }
@@ -92,8 +117,15 @@ function summary(i){
   var r=R[i], d=el('details',{'class':'rec','data-i':i});
   d.appendChild(el('summary',null,chip(r.status),el('span',{'class':'id mono',text:r.id}),
     el('span',{'class':'muted',text:r.backend}),el('span',{'class':'why',text:r.reason||''})));
-  d.addEventListener('toggle',function(){if(d.open&&d.children.length<2)d.appendChild(body(r));});
+  d.addEventListener('toggle',function(){if(d.open)fill(d);});
   return d;
+}
+function fill(d){
+  if(d.getAttribute('data-filled'))return;
+  d.setAttribute('data-filled','1');
+  var wait=el('div',{'class':'body muted',text:'loading details…'});d.appendChild(wait);
+  details(+d.getAttribute('data-i'),function(full,error){
+    d.replaceChild(full?body(full):el('pre',{'class':'reason mismatch',text:error}),wait);});
 }
 function kv(pairs){
   var dl=el('dl',{'class':'kv'});
@@ -244,7 +276,7 @@ var KEYS=['status','backend','op','q','open'];
 function selects(p){return p.get('scroll')!=='0'&&KEYS.some(function(k){return p.has(k);});}
 function reveal(p){
   var opened=Array.prototype.slice.call($('list').children,0,Math.min(10,+p.get('open')||0));
-  opened.forEach(function(d){d.open=true;if(d.children.length<2)d.appendChild(body(R[+d.getAttribute('data-i')]));});
+  opened.forEach(function(d){d.open=true;fill(d);});
   var target=opened[0]||$('results');
   target.scrollIntoView({block:'start'});
   document.body.setAttribute('data-scrolled',(opened.length?'record ':'')+Math.round(window.scrollY));

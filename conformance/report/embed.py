@@ -108,6 +108,44 @@ def pack(records: Sequence[ResultRecord]) -> dict[str, Any]:
     return {"fields": FIELDS, "interned": [1 if f in INTERNED else 0 for f in FIELDS], "strings": strings, "rows": rows}
 
 
+#: What the page's first view needs of every record: its line in the results list, the filters and the search.
+#: The rest of a record is in the details files (details.py).
+SUMMARY = ("id", "backend", "status", "reason", "expectation", "row")
+#: A reason longer than this is clipped in the summary (the list shows one line of it; the whole reason is in the
+#: record's details): tract's and OpenVINO's error chains run to 5,000 characters and ~1 MB of the whole corpus.
+REASON_CHARS = 240
+
+
+def clip(text: str, limit: int = REASON_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def pack_summary(records: Sequence[ResultRecord]) -> dict[str, Any]:
+    """``{fields, strings, rows}``: each row the SUMMARY fields as indices into one string table (an id recurs
+    once per backend, a reason once per record it explains); ``row`` is the record's matrix row (op-version)."""
+    from .matrix import row_label
+
+    strings: list[str] = []
+    index: dict[str, int] = {}
+
+    def ref(text: str) -> int:
+        found = index.get(text)
+        if found is None:
+            found = index[text] = len(strings)
+            strings.append(text)
+        return found
+
+    rows = [[ref(r.id), ref(r.backend), ref(r.status), ref(clip(r.reason or "")), ref(r.expectation or ""),
+             ref(row_label(r))] for r in records]
+    return {"fields": list(SUMMARY), "strings": strings, "rows": rows}
+
+
+def unpack_summary(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The inverse of pack_summary (the page does the same in JS); for tests and tools."""
+    strings = data["strings"]
+    return [{name: strings[value] for name, value in zip(data["fields"], row)} for row in data["rows"]]
+
+
 def unpack(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The inverse of pack (the page does the same in JS); for tests and tools."""
     out = []

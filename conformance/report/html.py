@@ -1,7 +1,9 @@
-"""The single-file HTML report: inline CSS and JS, no external URL, works offline from file://.
+"""The HTML report: one page with inline CSS and JS and its details folder beside it, no external URL, works
+offline from file:// and from a CI artifact.
 
 Static parts (header, matrix, errata, baseline, duplicates) are rendered here with every record string passed
-through html.escape. The results list is rendered in the browser from a JSON island, page by page.
+through html.escape. The results list is rendered in the browser from a JSON island of record summaries, page by
+page; a record's details load from details/ when it is opened (details.py).
 """
 
 from __future__ import annotations
@@ -9,13 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from html import escape
+from pathlib import Path
 
 from conformance.records import FAILING, STATUSES, ResultRecord
 
 from .assets_css import CSS
 from .assets_js import JS
 from .baseline import BaselineDiff, Transition
-from .embed import embed_json, pack
+from .details import FOLDER, Details, split
+from .details import write as write_details
+from .embed import embed_json, pack_summary
 from .matrix import Cell, Matrix, build_matrix
 from .merge import Duplicate
 
@@ -29,7 +34,7 @@ def _pct(value: float | None) -> str:
 
 def _chips(counts: dict[str, int], skip_pass: bool = True) -> str:
     return "".join(
-        f'<span class="chip s-{s}" title="{s}">{s} {counts[s]}</span>'
+        f'<span class="chip s-{s}">{s} {counts[s]}</span>'
         for s in STATUSES
         if counts.get(s) and not (skip_pass and s == "pass")
     )
@@ -48,15 +53,16 @@ def _cell_html(cell: Cell | None, backend: str, tag: str = "td") -> str:
     if cell is None:
         return f'<{tag} class="cell none" data-b="{b}">not run</{tag}>'
     kind = "all" if cell.passed == cell.total else ("bad" if cell.failing else "")
+    head = (f'<span class="frac">{cell.passed}/{cell.total}</span><span class="rate">{_pct(cell.pass_rate)}</span>'
+            f'{_bar(cell)}<span class="chips">{_chips(cell.counts)}</span>')
+    if len(cell.by_dtype) == 1:  # a breakdown would repeat the cell: its one dtype is named on hover
+        return f'<{tag} class="cell {kind}" data-b="{b}" title="{escape(next(iter(cell.by_dtype)))}">{head}</{tag}>'
     dtypes = "".join(
         f"<tr><td class=mono>{escape(d)}</td><td>{c['pass']}/{sum(c.values())}</td><td>{_chips(c)}</td></tr>"
         for d, c in sorted(cell.by_dtype.items())
     )
-    return (
-        f'<{tag} class="cell {kind}" data-b="{b}"><details><summary><span class="frac">{cell.passed}/{cell.total}'
-        f'</span><span class="rate">{_pct(cell.pass_rate)}</span>{_bar(cell)}<span class="chips">'
-        f'{_chips(cell.counts)}</span></summary><table class="dt">{dtypes}</table></details></{tag}>'
-    )
+    return (f'<{tag} class="cell {kind}" data-b="{b}"><details><summary>{head}</summary><table class="dt">{dtypes}'
+            f'</table></details></{tag}>')
 
 
 def _matrix_html(m: Matrix) -> str:
@@ -75,8 +81,8 @@ def _matrix_html(m: Matrix) -> str:
         f'<div class="grid"><table class="matrix"><thead><tr><th>op-version</th>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody><tfoot><tr><th class="row">all ops</th>{foot}</tr></tfoot></table></div>'
         '<div class="legend">Each cell: pass/total, pass rate = pass / (total − unsupported − erratum), a bar of '
-        "status shares and non-pass counts; click a cell for its per-dtype breakdown, an op name to list its "
-        "records.</div>"
+        "status shares and non-pass counts; click a cell for its per-dtype breakdown (a cell of one dtype names it "
+        "on hover), an op name to list its records.</div>"
     )
 
 
@@ -208,7 +214,10 @@ def render_html(
     cross_spec: str | None = None,
     notes: Sequence[str] = (),
     machines: Sequence[dict] = (),
+    details: Details | None = None,
 ) -> str:
+    """The page; each record's details are in ``details`` (details.split(records) when not given), files the
+    caller writes beside it (details.write): the page alone shows the matrix and the results list."""
     title = title or "Operator conformance report"
     when = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
     m = build_matrix(records)
@@ -256,13 +265,17 @@ def render_html(
     unknown = set(shown_statuses(counts)) - set(STATUSES)
     warnings = "".join(f'<p class="mismatch">{escape(n)}</p>' for n in notes)
     host = _machines_html(machines)
-    data = {"statuses": shown_statuses(counts), "failing": sorted(FAILING | unknown), "packed": pack(records)}
+    details = details if details is not None else split(records)
+    data = {"statuses": shown_statuses(counts), "failing": sorted(FAILING | unknown), "summary": pack_summary(records),
+            "details": {"folder": FOLDER, "token": details.token, "chunk": details.chunk,
+                        "files": len(details.files)}}
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        # No external resource may load: the CSP makes that a guarantee rather than a convention.
+        # No external resource may load: the CSP makes that a guarantee rather than a convention. 'self': the
+        # details files beside the page (details.py), from file:// or the server the folder is on
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-        "script-src 'unsafe-inline'; img-src data:\">"
+        "script-src 'unsafe-inline' 'self'; img-src data:\">"
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
         f'<header><h1>{escape(title)}</h1><div class="meta">Generated {when}{src}</div>{host}'
         f'<div class="totals">{totals}</div>{warnings}</header><nav>{"".join(nav)}</nav><main>{"".join(parts)}</main>'
@@ -270,3 +283,11 @@ def render_html(
         f'<script type="application/json" id="report-data">{embed_json(data)}</script>'
         f"<script>{JS}</script></body></html>\n"
     )
+
+
+def write_html(path: Path, records: Sequence[ResultRecord], **page: object) -> Path:
+    """The page at ``path`` and its details folder beside it (render_html's keywords in ``page``)."""
+    details = split(records)
+    write_details(path.parent, details)
+    path.write_text(render_html(records, details=details, **page), encoding="utf-8")  # type: ignore[arg-type]
+    return path

@@ -101,3 +101,27 @@ def test_screenshot_artifact(report: Path, tmp_path: Path) -> None:
         keep.mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, keep / "report-screenshot.png")
         shutil.copy(full, keep / "report-screenshot-full.png")
+
+
+def test_details_load_when_a_record_opens_and_a_missing_or_foreign_file_is_said(tmp_path: Path) -> None:
+    """The page carries summaries; a record's details come from details/ beside it, or the record says why not."""
+    records = realistic_records()
+    write_records(tmp_path / "r.jsonl", records)
+    page = build_reports([tmp_path / "r.jsonl"], tmp_path / "out").html
+    (chunk,) = (page.parent / "details").iterdir()  # 246 records: one file
+    island = page.read_text().split('id="report-data">')[1].split("</script>")[0]
+    assert '"worst"' not in island and "repro" not in island  # no drill-down data in the page itself
+    done = chromium(page.as_uri() + "#open=2", tmp_path / "p1", "--dump-dom")
+    assert console_lines(done.stderr) == [] and 'class="worst mono"' in done.stdout
+    # another report's file in its place: refused by its token
+    other = realistic_records()[:5]
+    write_records(tmp_path / "o.jsonl", other)
+    foreign = build_reports([tmp_path / "o.jsonl"], tmp_path / "other").html.parent / "details" / chunk.name
+    chunk.write_bytes(foreign.read_bytes())
+    done = chromium(page.as_uri() + "#open=2", tmp_path / "p2", "--dump-dom")
+    assert "details/records-0000.js belongs to another report" in done.stdout
+    assert 'class="worst mono"' not in done.stdout
+    chunk.unlink()
+    done = chromium(page.as_uri() + "#open=2", tmp_path / "p3", "--dump-dom")
+    assert "cannot read details/records-0000.js beside this page" in done.stdout
+    assert 'data-ready="1"' in done.stdout

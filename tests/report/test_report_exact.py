@@ -16,7 +16,7 @@ from conformance.compare.indices import compare_indices
 from conformance.compare.tolerance import Policy
 from conformance.compare.values import compare
 from conformance.records import ResultRecord
-from conformance.report.html import render_html
+from conformance.report.html import write_html
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed: apt-get install chromium")
 
@@ -62,9 +62,7 @@ def indices_record() -> ResultRecord:
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     records = [one_ulp_record(), far_slice_record(), indices_record()]
     records += [rec("Relu", 14, f"pass{n}", "float32", "openvino", "pass") for n in range(60)]  # a tall page
-    path = tmp_path_factory.mktemp("exact") / "index.html"
-    path.write_text(render_html(records), encoding="utf-8")
-    return path
+    return write_html(tmp_path_factory.mktemp("exact") / "index.html", records)
 
 
 def dom(page: Path, fragment: str, profile: Path) -> str:

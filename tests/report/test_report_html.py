@@ -7,11 +7,22 @@ from pathlib import Path
 from report_records import XSS, rec
 
 from conformance.records import write_records
-from conformance.report import build_reports, format_terminal_matrix
-from conformance.report.embed import GRID_LIMIT, compact, embed_json, unpack
+from conformance.report import build_reports, details, format_terminal_matrix
+from conformance.report.embed import GRID_LIMIT, REASON_CHARS, clip, compact, embed_json, unpack, unpack_summary
 from conformance.report.html import render_html
 
 DATA = re.compile(r'<script type="application/json" id="report-data">(.*?)</script>', re.S)
+CALL = re.compile(r'conformanceDetails\("([0-9a-f]+)",(\d+),(".*")\);\n', re.S)
+
+
+def detail_records(split: details.Details) -> list[dict]:
+    """Every record of the details files, read as the page reads them (the call's string literal, then JSON)."""
+    out = []
+    for k, (name, text) in enumerate(split.files):
+        token, chunk, literal = CALL.fullmatch(text).groups()
+        assert (token, int(chunk), name) == (split.token, k, f"records-{k:04d}.js")
+        out += unpack(json.loads(json.loads(literal)))
+    return out
 
 
 def test_hostile_record_text_is_escaped(records: list) -> None:
@@ -23,8 +34,13 @@ def test_hostile_record_text_is_escaped(records: list) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in outside
     assert "<" not in island and ">" not in island
     data = json.loads(island)
-    evil = next(r for r in unpack(data["packed"]) if "alert" in r["id"])
+    evil = next(r for r in unpack_summary(data["summary"]) if "alert" in r["id"])
+    assert XSS in evil["id"] and XSS in evil["reason"]
+    evil = next(r for r in detail_records(details.split(records)) if "alert" in r["id"])
     assert XSS in evil["id"] and XSS in evil["reason"] and evil["attributes"] == {"note": XSS}
+    # a details file is one call with one string literal: no record text outside it
+    for _, text in details.split(records).files:
+        assert "alert(1)" not in text.replace(CALL.fullmatch(text).group(3), "")
 
 
 def test_embed_json_cannot_close_the_script() -> None:
@@ -83,10 +99,17 @@ def test_terminal_matrix(records: list) -> None:
 
 
 def test_packed_data_round_trips(records: list) -> None:
+    records[0].reason = "an error chain " * 100  # clipped in the page's list; whole in its details
     page = render_html(records)
     (island,) = DATA.findall(page)
-    unpacked = unpack(json.loads(island)["packed"])
-    assert unpacked == [json.loads(json.dumps(compact(r))) for r in records]
+    summary = unpack_summary(json.loads(island)["summary"])
+    assert summary == [{"id": r.id, "backend": r.backend, "status": r.status, "reason": clip(r.reason),
+                        "expectation": r.expectation, "row": f"{r.domain}/{r.op}-{r.version}"} for r in records]
+    split = details.split(records, chunk=7)  # several files, the last one short
+    assert len(split.files) == -(-len(records) // 7)
+    assert detail_records(split) == [json.loads(json.dumps(compact(r))) for r in records]
+    assert len(summary[0]["reason"]) == REASON_CHARS and len(detail_records(split)[0]["reason"]) == 1500
+    assert json.loads(island)["details"]["token"] == details.split(records).token
 
 
 def test_merged_file_matches_record_to_json(records: list, tmp_path: Path) -> None:
@@ -110,3 +133,25 @@ def test_every_output_of_a_record_is_embedded_with_a_pooled_heatmap(tmp_path: Pa
     assert len(grid) <= GRID_LIMIT and grid[0][0] == 8.0
     page = render_html([r])
     assert "function output(o)" in page and "ties accepted" in page
+
+
+def test_details_files_replace_an_earlier_reports_and_never_write_through_a_link(tmp_path: Path, records: list) -> None:
+    write_records(tmp_path / "r.jsonl", records)
+    out = tmp_path / "out"
+    (out / "details").mkdir(parents=True)
+    (out / "details" / "records-0099.js").write_text("stale")  # of an earlier, longer report
+    (out / "details" / "notes.txt").write_text("mine")  # not ours: left alone
+    build_reports([tmp_path / "r.jsonl"], out)
+    assert sorted(p.name for p in (out / "details").iterdir()) == ["notes.txt", "records-0000.js"]
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "details").symlink_to(target)
+    try:
+        build_reports([tmp_path / "r.jsonl"], linked)
+    except ValueError as exc:
+        assert "details" in str(exc)
+    else:
+        raise AssertionError("wrote the details through a symbolic link")
+    assert list(target.iterdir()) == []
