@@ -161,7 +161,7 @@ class Expectations:
         themselves for ``match:`` entries: one is stale when a value one of its parts names matches no record
         (``Entry.unmatched`` says which)."""
         present = set(item_ids)
-        subjects = [(r, r.backend) for r in records or []]
+        subjects = matching.Subjects([(r, r.backend) for r in records or []])
         found = []
         for e in self.entries:
             if e.match is not None:
