@@ -1,6 +1,6 @@
 """How fast is `conformance report` on 20,000 records, and how fast is the HTML in a browser?
 
-    python -m benchmarks.report_speed [--records 20000] [--out DIR]
+    python -m benchmarks.report_speed [--records 20000] [--out DIR] [--results RUN/results.jsonl]
 
 Generates synthetic records (4 backends, 3 dtypes, ~3% failing with worst elements and a 16x16 error grid),
 times build_reports, then loads the page in headless Chromium with ``#bench=1``: the page times its own JSON
@@ -14,6 +14,7 @@ import argparse
 import json
 import random
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -114,12 +115,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=20_000)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--results", type=Path, default=None,
+                        help="a run's results.jsonl instead of synthetic records (e.g. the whole corpus's)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = args.out or Path(tmp)
-        records = synthetic(args.records)
         t = time.perf_counter()
-        write_records(work / "results.in.jsonl", records)
+        if args.results:
+            shutil.copyfile(args.results, work / "results.in.jsonl")
+        else:
+            write_records(work / "results.in.jsonl", synthetic(args.records))
         t_write = time.perf_counter() - t
         t = time.perf_counter()
         summary = build_reports([work / "results.in.jsonl"], work / "report", title="report_speed")
@@ -131,7 +136,10 @@ def main() -> None:
         print(f"write input jsonl:            {t_write:.2f} s")
         print(f"build_reports:                {t_build:.2f} s")
         print(f"build_reports with baseline:  {t_base:.2f} s")
-        print(f"index.html:                   {summary.html.stat().st_size / 1e6:.1f} MB")
+        details = sorted((summary.html.parent / "details").glob("records-*.js"))
+        print(f"index.html:                   {summary.html.stat().st_size / 1e6:.2f} MB (the first view)")
+        print(f"details/:                     {sum(p.stat().st_size for p in details) / 1e6:.1f} MB in "
+              f"{len(details)} files (loaded when a record is opened)")
         print(f"junit.xml:                    {summary.junit.stat().st_size / 1e6:.1f} MB")
         if not CHROMIUM.exists():
             print("browser: skipped (Debian chromium not installed: apt-get install chromium)")
@@ -149,6 +157,8 @@ def main() -> None:
             f"browser status+backend filter: {figures['status_backend_filter_ms']:.1f} ms "
             f"({figures['status_backend_matches']} matches)"
         )
+        print(f"browser open a record:        {figures.get('open_record_ms', 0):.0f} ms (its details file read and "
+              f"parsed){' ERROR ' + figures['details_error'] if figures.get('details_error') else ''}")
         print(f"chromium process wall time:   {wall:.1f} s (start-up, load, dump)")
 
 

@@ -17,12 +17,13 @@ from conformance.oracle import oracle_for
 from conformance.records import item_id
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_file
+from conformance.suite.sources import imported_cases
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 EXPECTATIONS = CASES.parent / "expectations"
 SAMPLES = {  # backend -> case files whose instances it runs (the sample: every valid instance, up to a bound)
     "openvino": ["openvino/AvgPool-14.yaml", "openvino/MaxPool-8.yaml", "onnx/AveragePool-examples.yaml",
-                 "onednn/AvgPool.yaml"],
+                 "onednn/AvgPool.yaml", "onnx-backend/node.yaml"],  # the last: whole models, batched as read
     "openvino-ir": ["openvino/AvgPool-14.yaml", "openvino/MaxPool-8.yaml", "openvino/AdaptiveAvgPool-8.yaml"],
     "tract": ["onnx/AveragePool-examples.yaml", "onnx/MaxPool-examples.yaml", "onednn/AvgPool.yaml"],
 }
@@ -36,7 +37,8 @@ def _instances(files: list[str]) -> list:
         path = CASES / name
         if not path.exists():
             continue
-        valid = [i for case in load_file(path).cases for i in expand(case) if not i.expect_error]
+        loaded = load_file(path)
+        valid = [i for case in [*loaded.cases, *imported_cases(loaded)] for i in expand(case) if not i.expect_error]
         out += valid[:PER_FILE]
     return out
 
@@ -70,6 +72,8 @@ def test_batched_records_equal_alone_records(name):
 
     instances = [i for i in _instances(SAMPLES[name]) if offered(i)]
     assert len(instances) >= 20
+    if any(f.startswith("onnx-backend/") for f in SAMPLES[name]):
+        assert sum(i.model is not None for i in instances) >= 12  # whole models among them
     answers = dispatch.run_batch(backend, instances, [[x.copy() for x in oracle_for(i).inputs] for i in instances])
     answered = sum(a is not None for a in answers)
     assert answered >= len(instances) // 2, f"only {answered} of {len(instances)} answered by the batch"
