@@ -13,8 +13,9 @@ import numpy as np
 
 from conformance.compare.evidence import Evidence, OutputRule
 from conformance.compare.indices import compare_indices
+from conformance.compare.models import model
 from conformance.compare.tolerance import Policy
-from conformance.compare.values import Comparison, compare
+from conformance.compare.values import Comparison, compare, compare_draw
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ def compare_all(evidence: Evidence, rules: list[Policy | None], expected: list[n
         elif rule is None:
             values = expected[output.of_values] if output.of_values < len(expected) else None
             result = compare_indices(e, a, values, evidence.taps, output.unspecified, name=output.name)
+        elif model(rule.model).draw:
+            result = compare_draw(e, a, name=output.name)
         else:
             result = compare(e, a, rule, magnitude[i] if i < len(magnitude) else None, output.unspecified,
                              name=output.name)

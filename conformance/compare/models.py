@@ -34,6 +34,9 @@ class BuiltinModel:
     window: bool = False  # the bound needs K, the most input elements one output element combines
     exponent: str | None = None  # the attribute whose value is the bound's exponent (the schema default else)
     magnitude: bool = False  # the bound scales with the op applied to |x| (the oracle's second reference pass)
+    #: the values are a draw: shape and dtype are judged, and no error figure is recorded (against another draw
+    #: it would change from run to run, and a record is a function of its item)
+    draw: bool = False
 
 
 def _scale(policy: Policy) -> str:
@@ -110,7 +113,7 @@ MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
     BuiltinModel("accumulate", _average_bound, _accumulate_text, window=True, magnitude=True),
     # a draw (Bernoulli, Dropout in training): shape and dtype judged, values not (an infinite bound)
     BuiltinModel("random", lambda policy, exp64, magnitude, one_ulp, u: np.full(np.shape(exp64), np.inf),
-                 lambda policy: "random output: shape and dtype only (its values are a draw)"),
+                 lambda policy: "random output: shape and dtype only (its values are a draw)", draw=True),
     # ONNX's rtol/atol where no model exists yet: said in the record
     BuiltinModel("onnx-default", _onnx_default_bound, _onnx_default_text),
 )}

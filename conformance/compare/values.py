@@ -56,6 +56,16 @@ def compare(
     return result
 
 
+def compare_draw(expected: np.ndarray, actual: Any, name: str = "output") -> Comparison:
+    """An output whose values are a draw (a random op): its shape and dtype, and no figure of its values."""
+    unusable = not_comparable(expected, actual, name)
+    if unusable is not None:
+        return unusable
+    if dtype_name(actual.dtype) != dtype_name(expected.dtype):
+        return Comparison(False, dtype_mismatch(expected, actual, name), elements=int(expected.size))
+    return Comparison(True, elements=int(expected.size))
+
+
 def not_comparable(expected: np.ndarray, actual: Any, name: str) -> Comparison | None:
     """The failed comparison of an output that is no array or has another shape than expected; None when its
     elements can be compared (every error model starts here)."""

@@ -139,6 +139,20 @@ def test_accumulate_bound_is_k_plus_2_u_times_the_terms_magnitude() -> None:
     assert judge(case, np.array([[allowed * 2.0]], np.float32))["status"] == "fail"
 
 
+def test_random_a_draw_is_judged_on_shape_and_dtype_and_records_no_figure() -> None:
+    """Bernoulli's outputs are a draw: two draws give the same record (no error figure of one draw against
+    another), and a wrong shape or dtype still fails."""
+    x = np.full((4, 5), 0.5, np.float32)
+    stored = (RNG.random((4, 5)) < 0.5).astype(np.float32)
+    case = model_case("Bernoulli", {"x": x}, stored)
+    draws = [judge(case, (RNG.random((4, 5)) < 0.5).astype(np.float32)) for _ in range(3)]
+    assert all(d["status"] == "pass" for d in draws) and draws[0] == draws[1] == draws[2]
+    assert draws[0]["max_abs_err"] is None and draws[0]["max_ulp"] is None and not draws[0]["worst"]
+    assert draws[0]["tolerance"].startswith("random output")
+    assert judge(case, stored[:3])["status"] == "fail"
+    assert judge(case, stored.astype(np.float64))["status"] == "fail"
+
+
 def test_onnx_default_says_so_in_the_record() -> None:
     x = RNG.standard_normal((2, 8)).astype(np.float32)
     scale, bias = np.ones(8, np.float32), np.zeros(8, np.float32)
