@@ -17,6 +17,12 @@ def test_counters_are_replaced_and_the_rest_kept() -> None:
     assert without_counters(text) == text.replace("AvgPool_199691", "AvgPool_<n>")
 
 
+def test_an_address_in_a_function_node_name_is_replaced() -> None:
+    text = ("While translating ONNX node '<Node(RandomUniformLike): Func_Bernoulli0x7ffed47d7ca0X_random>': "
+            "Invalid attribute 0x1f")
+    assert without_counters(text) == text.replace("0x7ffed47d7ca0", "0x<address>")
+
+
 def _rejection(backend, case) -> str:
     with pytest.raises(RuntimeError) as info:
         backend.run(case, [np.ones(tuple(case.input_shapes[0]), np.float32)])

@@ -4,7 +4,9 @@ OpenVINO names a node it was not given a name for ``<Type>_<n>``, ``n`` from a p
 validation messages quote that name (``While validating node 'opset1::AvgPool AvgPool_199691 ...' with
 friendly_name 'AvgPool_199691'``). The same case's rejection then read differently with how many models the
 process had built before it: in a batch or alone, in one shard or another. The number says nothing about the
-case, so it is replaced by ``<n>`` before the message becomes a record's reason.
+case, so it is replaced by ``<n>`` before the message becomes a record's reason. Its ONNX frontend also names the
+nodes of an expanded function after the address of a Python object (``Func_Bernoulli0x7ffed47d7ca0X_random``):
+that address becomes ``0x<address>``.
 """
 
 from __future__ import annotations
@@ -17,8 +19,12 @@ from contextlib import contextmanager
 AUTO_NAME = re.compile(r"\b([A-Z][A-Za-z0-9]*)_\d+\b")
 
 
+#: a process address quoted in a name (eight or more hex digits: no case's value or shape is written so)
+ADDRESS = re.compile(r"0x[0-9a-fA-F]{8,}")
+
+
 def without_counters(text: str) -> str:
-    return AUTO_NAME.sub(r"\1_<n>", text)
+    return ADDRESS.sub("0x<address>", AUTO_NAME.sub(r"\1_<n>", text))
 
 
 @contextmanager
