@@ -148,6 +148,7 @@ class Subjects:
         for subject, backend in subjects:
             self.by_case.setdefault(case_name(subject.id), []).append((subject, backend))
         self._values: dict[str, set] = {}
+        self._by_backend: dict[str, list[tuple[Any, str]]] | None = None
 
     def values(self, part: str) -> set:
         """The distinct values of one part over the items (attributes: ``attributes.NAME``, as JSON text)."""
@@ -183,11 +184,18 @@ class Subjects:
         return any(v in self.values(part) for v in _listed(wanted))
 
     def candidates(self, match: dict[str, Any]) -> list[tuple[Any, str]]:
-        """The items that can hold the whole match: those of its case names, when it names them exactly."""
+        """The items that can hold the whole match: those of its case names when it names them exactly, else
+        those of its backends when it names them."""
         names = _listed(match.get("case", "*"))
-        if any("*" in name for name in names):
-            return self.items
-        return [item for name in names for item in self.by_case.get(name, ())]
+        if not any("*" in name for name in names):
+            return [item for name in names for item in self.by_case.get(name, ())]
+        if "backend" in match:
+            if self._by_backend is None:
+                self._by_backend = {}
+                for subject, backend in self.items:
+                    self._by_backend.setdefault(base_backend(backend), []).append((subject, backend))
+            return [item for b in _listed(match["backend"]) for item in self._by_backend.get(b, ())]
+        return self.items
 
 
 def unmatched(match: dict[str, Any], subjects: list[tuple[Any, str]] | Subjects) -> list[str]:
