@@ -62,7 +62,8 @@ def output_rules(instance: CaseInstance, expected: list[np.ndarray], judged: Jud
         model = family.name if floating(value.dtype) or family.name == "random" else "exact"
         rules.append(OutputRule(name=name, label=name, error_model=model, dtype=dtype,
                                 ulps=ulps_for(family, dtype) if model == "ulp" else 0.0,
-                                window=k if model == "accumulate" else 1))
+                                window=k if model == "accumulate" else 1,
+                                drawn_from=family.drawn_from if model == "random" else None))
     return tuple(rules)
 
 

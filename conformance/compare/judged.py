@@ -37,7 +37,7 @@ def compare_all(evidence: Evidence, rules: list[Policy | None], expected: list[n
             values = expected[output.of_values] if output.of_values < len(expected) else None
             result = compare_indices(e, a, values, evidence.taps, output.unspecified, name=output.name)
         elif model(rule.model).draw:
-            result = compare_draw(e, a, name=output.name)
+            result = compare_draw(e, a, name=output.name, drawn_from=output.drawn_from)
         else:
             result = compare(e, a, rule, magnitude[i] if i < len(magnitude) else None, output.unspecified,
                              name=output.name)

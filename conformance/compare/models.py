@@ -113,7 +113,8 @@ MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
     BuiltinModel("accumulate", _average_bound, _accumulate_text, window=True, magnitude=True),
     # a draw (Bernoulli, Dropout in training): shape and dtype judged, values not (an infinite bound)
     BuiltinModel("random", lambda policy, exp64, magnitude, one_ulp, u: np.full(np.shape(exp64), np.inf),
-                 lambda policy: "random output: shape and dtype only (its values are a draw)", draw=True),
+                 lambda policy: "random output: its values are a draw; shape, dtype and the values the op may draw "
+                 "(where its schema promises them) are judged", draw=True),
     # ONNX's rtol/atol where no model exists yet: said in the record
     BuiltinModel("onnx-default", _onnx_default_bound, _onnx_default_text),
 )}

@@ -56,13 +56,24 @@ def compare(
     return result
 
 
-def compare_draw(expected: np.ndarray, actual: Any, name: str = "output") -> Comparison:
-    """An output whose values are a draw (a random op): its shape and dtype, and no figure of its values."""
+def compare_draw(expected: np.ndarray, actual: Any, name: str = "output",
+                 drawn_from: tuple[float, ...] | None = None) -> Comparison:
+    """An output whose values are a draw (a random op): its shape and dtype, the values it may take when the op
+    promises them (``drawn_from``), and no figure of its values."""
     unusable = not_comparable(expected, actual, name)
     if unusable is not None:
         return unusable
     if dtype_name(actual.dtype) != dtype_name(expected.dtype):
         return Comparison(False, dtype_mismatch(expected, actual, name), elements=int(expected.size))
+    if drawn_from is not None:
+        outside = ~np.isin(np.asarray(actual, np.float64), np.asarray(drawn_from, np.float64))
+        if outside.any():
+            first = tuple(int(i) for i in np.argwhere(outside)[0])
+            allowed = " or ".join(f"{v:g}" for v in drawn_from)
+            return Comparison(False, f"{name}: {int(outside.sum())} of {outside.size} drawn values are not "
+                                     f"{allowed} (the op draws only these); first at {list(first)}: "
+                                     f"{np.asarray(actual)[first]!r}",
+                              mismatches=int(outside.sum()), elements=int(expected.size))
     return Comparison(True, elements=int(expected.size))
 
 

@@ -100,6 +100,9 @@ ACCUMULATE: dict[str, Accumulate] = {
 
 #: ops whose outputs are a draw; op -> the input (its position) that makes them one when true (None: always)
 RANDOM: dict[str, int | None] = {"Bernoulli": None, "Dropout": 2}
+#: the values a draw may take where the op's schema promises them (Bernoulli: "Draws binary random numbers (0 or
+#: 1)"); a drawn value outside them fails
+DRAWN_FROM: dict[str, tuple[float, ...]] = {"Bernoulli": (0, 1)}
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ class Family:
     ulps: float = 0.0  # ulp: the count for float32/float64 (HALF_ULPS for half types)
     accumulate: Accumulate | None = None
     scale: str = "output"  # ulp: where the ULP is measured (ULP_SCALE)
+    drawn_from: tuple[float, ...] | None = None  # random: the values a draw may take (DRAWN_FROM), when promised
 
 
 def family_of(op: str, inputs: list[object] | None = None) -> Family:
@@ -115,7 +119,7 @@ def family_of(op: str, inputs: list[object] | None = None) -> Family:
     case's input values in order, for an op that draws only when one of them says so."""
     switch = RANDOM.get(op, -1)
     if switch is None or (switch >= 0 and _true((inputs or [])[switch] if switch < len(inputs or []) else None)):
-        return Family("random")
+        return Family("random", drawn_from=DRAWN_FROM.get(op))
     if op in EXACT:
         return Family("exact")
     if op in ULPS:

@@ -151,6 +151,12 @@ def test_random_a_draw_is_judged_on_shape_and_dtype_and_records_no_figure() -> N
     assert draws[0]["tolerance"].startswith("random output")
     assert judge(case, stored[:3])["status"] == "fail"
     assert judge(case, stored.astype(np.float64))["status"] == "fail"
+    # the schema's promise ("binary random numbers (0 or 1)"): a probability passed through is no draw
+    planted = stored.copy()
+    planted[2, 3] = 0.5
+    judged = judge(case, planted)
+    assert judged["status"] == "fail" and judged["mismatches"] == 1 and "[2, 3]" in judged["reason"]
+    assert "not 0 or 1" in judged["reason"]
 
 
 def test_onnx_default_says_so_in_the_record() -> None:
