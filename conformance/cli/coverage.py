@@ -1,9 +1,11 @@
 """Which attribute values, ranks, dtypes and layouts the case corpus exercises, per spec version, and the gaps.
 
     conformance coverage [--cases DIR ...] [--json] [--no-imports] [--all]
+    conformance coverage --results RESULTS [RESULTS ...] [--json] [--all]
 
 What counts is conformance/suite/coverage.py's; this prints it. Exit status 1 when a registered spec version has a
-gap (or no case at all).
+gap (or no case at all). With ``--results``: which op-versions each backend of a run passes, fails, knows to fail
+or does not run (conformance/report/op_coverage.py; ``--all`` names them); exit status 0, 2 for an unreadable file.
 """
 
 from __future__ import annotations
@@ -55,7 +57,11 @@ def coverage_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--no-imports", action="store_true", help="leave out import: sources (onnx node tests)")
     parser.add_argument("--all", action="store_true", help="list every combination, not only the gaps")
+    parser.add_argument("--results", nargs="+", type=Path, metavar="RESULTS",
+                        help="a run's result files: the op-versions each backend covers (not the corpus)")
     args = parser.parse_args(list(argv) if argv is not None else None)
+    if args.results:
+        return _backend_coverage(args.results, args.json, args.all)
     from conformance.cli.listing import case_path_errors
 
     if problems := case_path_errors(args.cases or []):
@@ -72,6 +78,23 @@ def coverage_main(argv: Sequence[str] | None = None) -> int:
             print(f"load error: {error}", file=sys.stderr)
         print(format_table(report, show_all=args.all))
     return 1 if failed else 0
+
+
+def _backend_coverage(results: list[Path], as_json: bool, show_ops: bool) -> int:
+    from conformance.report.merge import merge_files
+    from conformance.report.op_coverage import format_coverage, op_coverage
+
+    try:
+        records = merge_files(results).records
+    except (OSError, ValueError) as exc:
+        print(f"conformance coverage: {exc}", file=sys.stderr)
+        return 2
+    coverage = op_coverage(records)
+    if as_json:
+        print(json.dumps({"backends": [c.as_dict() for c in coverage]}, indent=2))
+    else:
+        print(format_coverage(coverage, show_ops=show_ops))
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
