@@ -193,16 +193,28 @@ def run_forwarding_signals(cmd: list[str], env: dict[str, str], stdout: IO[str] 
     relay = stdout is None and not sys.stdout.isatty()
     if relay:
         sys.stdout.flush()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE if relay else stdout,
-                            stderr=subprocess.STDOUT if stdout is not None else None)
     received: list[int] = []
+    started: list[subprocess.Popen] = []
 
     def forward(signum: int, _frame: object) -> None:
         received.append(signum)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL if len(received) >= 3 else signal.SIGINT)
+        if started and started[0].poll() is None:
+            started[0].send_signal(signal.SIGKILL if len(received) >= 3 else signal.SIGINT)
 
+    # Our handlers before pytest starts: exec resets a caught signal to its default in the child, but keeps an
+    # ignored one ignored. A job a non-interactive shell starts in the background (a CI script's `conformance run
+    # &`) ignores SIGINT, and pytest, started then, ignored the SIGINT we forward: a SIGTERM never stopped the run.
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE if relay else stdout,
+                                stderr=subprocess.STDOUT if stdout is not None else None)
+    except BaseException:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        raise
+    started.append(proc)
+    if received:  # a signal while pytest was being started: it gets it now
+        proc.send_signal(signal.SIGINT)
     broken = False
     try:
         while True:

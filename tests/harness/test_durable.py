@@ -119,12 +119,14 @@ def test_a_segfault_under_xdist_is_one_crash_record(scratch, pytester):
     assert "crashed" in crash["reason"]
 
 
-def conformance_run(folder: Path, *args: str) -> subprocess.Popen:
+def conformance_run(folder: Path, *args: str, sigint_ignored: bool = False) -> subprocess.Popen:
     cmd = [sys.executable, "-c", "import sys; from conformance.cli.main import main; sys.exit(main())", "run",
            "-n", "0", "--isolation=none", "--backend=fakes_rl:Fault", "--cases", "c.yaml", "-o", "out", *args,
            "--", "--no-default-cases", "--no-default-expectations", "--no-reference", "-p", "no:randomly"]
+    # sigint_ignored: started as a non-interactive shell starts a background job (`conformance run &` in a script)
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
     return subprocess.Popen(cmd, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=ignore)
 
 
 def test_os_exit_zero_is_never_a_clean_run(scratch):
@@ -139,9 +141,10 @@ def test_os_exit_zero_is_never_a_clean_run(scratch):
     assert "INCOMPLETE RUN" in output
 
 
-def test_sigterm_to_conformance_run_still_writes_results_and_report(scratch):
+@pytest.mark.parametrize("sigint_ignored", [False, True], ids=["foreground", "background-job"])
+def test_sigterm_to_conformance_run_still_writes_results_and_report(scratch, sigint_ignored):
     folder = scratch("hang")
-    proc = conformance_run(folder)
+    proc = conformance_run(folder, sigint_ignored=sigint_ignored)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:  # wait until the two cases before the hang have their records
         parts = list((folder / "out").glob("results.jsonl.part-*"))
