@@ -106,8 +106,13 @@ def _glob(pattern: str, text: str) -> bool:
     return _compiled(pattern).fullmatch(text) is not None
 
 
+def _key(value: Any) -> str:
+    """An attribute value as compared: its JSON text, keys sorted."""
+    return json.dumps(value, sort_keys=True)
+
+
 def _same(a: Any, b: Any) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return _key(a) == _key(b)
 
 
 def part_holds(part: str, wanted: Any, subject: Any, backend: str) -> bool:
@@ -159,7 +164,7 @@ class Subjects:
                 found = set(self.by_case)
             elif part.startswith("attributes."):
                 name = part.partition(".")[2]
-                found = {json.dumps((s.attributes or {}).get(name), sort_keys=True) for s, _ in self.items}
+                found = {_key((s.attributes or {}).get(name)) for s, _ in self.items}
             else:
                 found = set()
                 for subject, _ in self.items:
@@ -176,10 +181,10 @@ class Subjects:
         if part == "version" and isinstance(wanted, str):
             return any(version_in_range(str(v), wanted) for v in self.values(part))
         if part == "case":
-            patterns = [re.compile(".*".join(re.escape(x) for x in p.split("*"))) for p in _listed(wanted)]
+            patterns = [_compiled(p) for p in _listed(wanted)]
             return any(pattern.fullmatch(name) for pattern in patterns for name in self.values(part))
         if part == "attributes":
-            return all(any(json.dumps(v, sort_keys=True) in self.values(f"attributes.{name}")
+            return all(any(_key(v) in self.values(f"attributes.{name}")
                            for v in (w[ONE_OF] if isinstance(w, dict) else [w])) for name, w in wanted.items())
         return any(v in self.values(part) for v in _listed(wanted))
 
