@@ -86,26 +86,36 @@ def compact(record: ResultRecord) -> dict[str, Any]:
     return finite(data)
 
 
+class StringTable:
+    """Each string once, in first-seen order; ``ref`` gives its index (a packed row's interned value)."""
+
+    def __init__(self) -> None:
+        self.strings: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def ref(self, text: str) -> int:
+        found = self._index.get(text)
+        if found is None:
+            found = self._index[text] = len(self.strings)
+            self.strings.append(text)
+        return found
+
+
 def pack(records: Sequence[ResultRecord]) -> dict[str, Any]:
     """``{fields, interned, strings, rows}``; the page turns each row back into an object."""
-    strings: list[str] = []
-    index: dict[str, int] = {}
+    table = StringTable()
     rows = []
     for record in records:
         data = compact(record)
         row: list[Any] = []
         for name in FIELDS:
             value = data.get(name)
-            if value is not None and name in INTERNED:
-                value = index.get(value)
-                if value is None:
-                    value = index[data[name]] = len(strings)
-                    strings.append(data[name])
-            row.append(value)
+            row.append(table.ref(value) if value is not None and name in INTERNED else value)
         while row and row[-1] is None:
             row.pop()
         rows.append(row)
-    return {"fields": FIELDS, "interned": [1 if f in INTERNED else 0 for f in FIELDS], "strings": strings, "rows": rows}
+    return {"fields": FIELDS, "interned": [1 if f in INTERNED else 0 for f in FIELDS], "strings": table.strings,
+            "rows": rows}
 
 
 #: What the page's first view needs of every record: its line in the results list, the filters and the search.
@@ -125,19 +135,11 @@ def pack_summary(records: Sequence[ResultRecord]) -> dict[str, Any]:
     once per backend, a reason once per record it explains); ``row`` is the record's matrix row (op-version)."""
     from .matrix import row_label
 
-    strings: list[str] = []
-    index: dict[str, int] = {}
-
-    def ref(text: str) -> int:
-        found = index.get(text)
-        if found is None:
-            found = index[text] = len(strings)
-            strings.append(text)
-        return found
-
+    table = StringTable()
+    ref = table.ref
     rows = [[ref(r.id), ref(r.backend), ref(r.status), ref(clip(r.reason or "")), ref(r.expectation or ""),
              ref(row_label(r))] for r in records]
-    return {"fields": list(SUMMARY), "strings": strings, "rows": rows}
+    return {"fields": list(SUMMARY), "strings": table.strings, "rows": rows}
 
 
 def unpack_summary(data: dict[str, Any]) -> list[dict[str, Any]]:
