@@ -22,6 +22,10 @@ class Columns:
 
 
 columns_key = pytest.StashKey[Columns]()
+#: the key of the controller's parsed ``--backend`` selection in an xdist worker's ``workerinput``: ``all`` is
+#: resolved once, by the controller (it constructs every installed backend to see that it loads: ~1.8 s), and
+#: every worker makes the same columns from it
+WORKER_SPECS = "conformance_backend_specs"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,12 +57,20 @@ def pytest_conformance_columns(config: pytest.Config) -> list[tuple[Any, str]] |
     return None if columns is None else list(zip(columns.backends, columns.column_specs))
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerController
+    columns = node.config.stash.get(columns_key, None)
+    if columns is not None:
+        node.workerinput[WORKER_SPECS] = list(columns.specs)
+
+
 def create_columns(config: pytest.Config, backend_values: list[str]) -> Columns:
     from conformance.backends.base import Backend, NotInstalled
     from conformance.backends.discovery import installed
     from conformance.backends.isolation import isolated_backend
 
-    specs = installed.parse_selection(backend_values)
+    handed = (getattr(config, "workerinput", None) or {}).get(WORKER_SPECS)
+    specs = list(handed) if handed is not None else installed.parse_selection(backend_values)
     levels = config.hook.pytest_conformance_isa_levels(config=config) or []
     limit = worker_memory(config)
     backends: list[Backend] = []
