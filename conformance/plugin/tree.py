@@ -3,8 +3,6 @@ case folders, the case ids seen so far, the columns) is collect.py's, under ``co
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +41,7 @@ class CaseFileError(Exception):
 
 class CaseFile(pytest.File):
     def collect(self) -> list[pytest.Collector]:
-        with gc_paused():
-            return list(self._children())
+        return list(self._children())
 
     def _children(self) -> Iterator[pytest.Collector]:
         from conformance.oracle import check_reference_accepts
@@ -96,22 +93,6 @@ class CaseFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a case file becomes nodes.
-
-    Parsing and expanding allocate hundreds of thousands of long-lived objects; each allocation burst triggered
-    full collections that walked everything collected so far (about 40% of collecting 10,000 cases). Nothing
-    here creates cyclic garbage worth collecting early; the collector runs as usual afterwards.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
 class BrokenCase(pytest.Collector):
     """A case that does not validate: one collection error naming file, line and case id."""
 
@@ -136,10 +117,6 @@ class CaseVersion(pytest.Collector):
         self.instances = instances
 
     def collect(self) -> list[pytest.Item]:
-        with gc_paused():
-            return self._items()
-
-    def _items(self) -> list[pytest.Item]:
         state = self.config.stash[collection_key]
         items = []
         for instance in self.instances:
