@@ -6,10 +6,13 @@ collects the corpus (each xdist worker, each ``conformance`` command). The conve
 installed onnx (its version and the text of the case modules read) and on which ops the registry asks for, so they
 are stored once per such key.
 
-The file is an ``.npz`` read with ``allow_pickle=False`` (raw bytes plus a JSON manifest: nothing in it can run
-code), written atomically (a temporary file renamed over the target, so concurrent workers never read half a
-file). Anything wrong with it (unreadable, truncated, another format) is a cache miss: the tests are recomputed
-and the file rewritten. ``CONFORMANCE_CACHE_DIR`` moves the cache; ``CONFORMANCE_CACHE_DIR=off`` disables it.
+The file is our own flat layout, read without unpickling or evaluating anything: a magic line, the length of a
+JSON manifest, the manifest (each array's dtype, shape, offset and size), then the arrays' raw bytes, each at a
+64-byte-aligned offset. One read and one ``np.frombuffer`` per array (an ``.npz``, read the same way, spent 2.3 s
+of every collecting process in zip members and ``literal_eval`` of 8,654 array headers). It is written atomically
+(a temporary file renamed over the target, so concurrent workers never read half a file). Anything wrong with it
+(unreadable, truncated, another format, an array past the end) is a cache miss: the tests are recomputed and the
+file rewritten. ``CONFORMANCE_CACHE_DIR`` moves the cache; ``CONFORMANCE_CACHE_DIR=off`` disables it.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import struct
 import tempfile
-import zipfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -28,7 +31,10 @@ import numpy as np
 from conformance.user_cache import cache_dir
 
 #: Bump when the stored layout or the NodeTest fields change: an old file is then simply never looked up.
-FORMAT = 1
+FORMAT = 2
+#: the file's first bytes; then the manifest's length (8 bytes, little-endian), the manifest, the arrays
+MAGIC = b"conformance node tests\n"
+ALIGN = 64
 
 
 def cache_key(onnx_version: str, op_types: Iterable[str], sources: Iterable[Path]) -> str:
@@ -49,7 +55,7 @@ def cached(key: str, compute: Callable[[], tuple], to_json: Callable[[Any], tupl
     folder = cache_dir()
     if folder is None:
         return compute()
-    path = folder / f"node-tests-{key}.npz"
+    path = folder / f"node-tests-{key}.bin"
     loaded = _load(path, from_json)
     if loaded is not None:
         return loaded
@@ -60,42 +66,60 @@ def cached(key: str, compute: Callable[[], tuple], to_json: Callable[[Any], tupl
 
 def _load(path: Path, from_json: Callable[[dict, list[np.ndarray]], Any]) -> tuple | None:
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            manifest = json.loads(str(archive["manifest"]))
-            # a damaged or foreign manifest (a list, items that are not entries) is a miss like a truncated file
-            if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(
-                    manifest.get("items"), list):
-                return None
-            items = []
-            for entry in manifest["items"]:
-                arrays = [np.frombuffer(archive[name].tobytes(), dtype=_dtype(dtype)).reshape(shape).copy()
-                          for name, dtype, shape in entry["arrays"]]
-                items.append(from_json(entry["fields"], arrays))
-            return tuple(items)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError,
-            zipfile.BadZipFile, EOFError):
+        data = path.read_bytes()
+        if not data.startswith(MAGIC):
+            return None
+        start = len(MAGIC) + 8
+        (length,) = struct.unpack_from("<Q", data, len(MAGIC))
+        manifest = json.loads(data[start:start + length])
+        # a damaged or foreign manifest (a list, items that are not entries) is a miss like a truncated file
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(
+                manifest.get("items"), list):
+            return None
+        base = start + length
+        items = []
+        for entry in manifest["items"]:
+            arrays = [_array(data, base, dtype, shape, offset, size) for dtype, shape, offset, size in entry["arrays"]]
+            items.append(from_json(entry["fields"], arrays))
+        return tuple(items)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError, struct.error):
         return None  # missing, truncated, foreign: recompute
 
 
+def _array(data: bytes, base: int, dtype: str, shape: list[int], offset: int, size: int) -> np.ndarray:
+    begin = base + int(offset)
+    if offset < 0 or size < 0 or begin + size > len(data):
+        raise ValueError("an array past the end of the file")  # a truncated file: a miss
+    kind = _dtype(dtype)
+    # a writable copy of its own, as an array a case computed would be (not a view keeping the file's bytes)
+    return np.frombuffer(data, dtype=kind, count=size // kind.itemsize if kind.itemsize else 0,
+                         offset=begin).reshape(shape).copy()
+
+
 def _store(path: Path, items: tuple, to_json: Callable[[Any], tuple[dict, list[np.ndarray]]]) -> None:
-    payload: dict[str, np.ndarray] = {}
+    blobs: list[bytes] = []
+    offset = 0
     entries = []
-    for i, item in enumerate(items):
+    for item in items:
         fields, arrays = to_json(item)
         described = []
-        for j, array in enumerate(arrays):
+        for array in arrays:
             array = np.asarray(array)  # not ascontiguousarray: it makes a 0-d array 1-d
-            name = f"a{i}_{j}"
-            payload[name] = np.frombuffer(array.tobytes(), dtype=np.uint8)
-            described.append((name, _dtype_name(array.dtype), list(array.shape)))
+            raw = array.tobytes()
+            described.append((_dtype_name(array.dtype), list(array.shape), offset, len(raw)))
+            padded = raw + bytes(-len(raw) % ALIGN)
+            blobs.append(padded)
+            offset += len(padded)
         entries.append({"fields": fields, "arrays": described})
-    payload["manifest"] = np.array(json.dumps({"format": FORMAT, "items": entries}))
+    manifest = json.dumps({"format": FORMAT, "items": entries}).encode()
+    manifest += b" " * (-(len(MAGIC) + 8 + len(manifest)) % ALIGN)  # the arrays start aligned
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
-                np.savez(handle, **payload)
+                handle.write(MAGIC + struct.pack("<Q", len(manifest)) + manifest)
+                handle.writelines(blobs)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):

@@ -3,6 +3,7 @@ wrong with the file is a miss (recomputed, rewritten), and the key follows every
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import ml_dtypes
@@ -52,10 +53,10 @@ def test_what_comes_back_is_what_was_stored(cache):
             assert gn == wn and ga.dtype == wa.dtype and ga.shape == wa.shape and ga.tobytes() == wa.tobytes()
 
 
-@pytest.mark.parametrize("damage", [b"", b"not a zip", None])
+@pytest.mark.parametrize("damage", [b"", b"not our format", None])
 def test_a_damaged_file_is_a_miss_and_is_rewritten(cache, damage):
     store_and_reload()
-    (path,) = cache.glob("node-tests-k.npz")
+    (path,) = cache.glob("node-tests-k.bin")
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2] if damage is None else damage)
     calls = []
@@ -83,19 +84,38 @@ def test_the_key_follows_onnx_version_ops_and_module_text(tmp_path):
     assert base != node_test_cache.cache_key("1.23.2", ["MaxPool"], [module])
 
 
-@pytest.mark.parametrize("manifest", ['[1, 2]', '{"format": 1, "items": {"a": 1}}', '{"format": 1, "items": [[1]]}',
-                                      '{"format": 1, "items": [{"fields": {}, "arrays": [["a0_0", "<f4", 3]]}]}'],
-                         ids=["list", "items-dict", "entry-list", "shape-int"])
+@pytest.mark.parametrize("manifest", ['[1, 2]', '{"format": 2, "items": {"a": 1}}', '{"format": 2, "items": [[1]]}',
+                                      '{"format": 2, "items": [{"fields": {}, "arrays": [["<f4", 3, 0, 4]]}]}',
+                                      '{"format": 2, "items": [{"fields": {}, "arrays": [["<f4", [1], -64, 4]]}]}'],
+                         ids=["list", "items-dict", "entry-list", "shape-int", "offset-negative"])
 def test_a_damaged_manifest_is_a_miss_and_is_rewritten(cache, manifest):
     """Issue 23 #6: a manifest that was a JSON list gave collection errors instead of a recompute."""
     store_and_reload()
-    (path,) = cache.glob("node-tests-k.npz")
-    with np.load(path, allow_pickle=False) as archive:
-        payload = {name: archive[name] for name in archive.files}
-    payload["manifest"] = np.array(manifest)
-    with path.open("wb") as handle:
-        np.savez(handle, **payload)
+    (path,) = cache.glob("node-tests-k.bin")
+    data = path.read_bytes()
+    start = len(node_test_cache.MAGIC) + 8
+    (length,) = struct.unpack_from("<Q", data, len(node_test_cache.MAGIC))
+    path.write_bytes(node_test_cache.MAGIC + struct.pack("<Q", len(manifest)) + manifest.encode()
+                     + data[start + length:])
     calls = []
     result = node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
     assert calls == [1] and [t.name for t in result] == ["test_a", "test_b"]
     assert store_and_reload()[0].name == "test_a"
+
+
+def test_empty_and_zero_dimensional_arrays_come_back(cache):
+    test = NodeTest(name="test_e", op="MaxPool", domain="ai.onnx", opset=12, attributes={},
+                    inputs=(("x", np.zeros((0, 3), dtype=np.float16)),), outputs=(("y", np.array(2.5)),))
+    node_test_cache.cached("e", lambda: (test,), _to_json, _from_json)
+    (got,) = node_test_cache.cached("e", lambda: pytest.fail("computed again"), _to_json, _from_json)
+    assert got.inputs[0][1].shape == (0, 3) and got.inputs[0][1].dtype == np.float16
+    assert got.outputs[0][1].shape == () and got.outputs[0][1] == 2.5 and got.outputs[0][1].flags.writeable
+
+
+def test_an_array_past_the_end_is_a_miss(cache):
+    store_and_reload()
+    (path,) = cache.glob("node-tests-k.bin")
+    path.write_bytes(path.read_bytes()[:-64])  # the last array's bytes cut off, the manifest whole
+    calls = []
+    node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
+    assert calls == [1]
