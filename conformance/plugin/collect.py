@@ -6,8 +6,6 @@ so ``-k``, ``--deselect`` and node-id arguments work on them.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -66,29 +64,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.continue_on_collection_errors = True
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args[:] = [str(d) for d in dirs]
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
-    """No cyclic garbage collection while the corpus becomes items, and the items out of its way afterwards.
-
-    Parsing and expanding allocate millions of long-lived objects; each allocation burst triggered collections
-    that walked everything collected so far (~1 s of collecting the whole corpus, in every xdist worker), and at
-    the session's end pytest's two full collections walked every item again (0.7 s after the last item). The
-    items live as long as the session, so they are frozen (``gc.freeze``) once collected; the cleanup registered
-    here unfreezes them, so a process that goes on (pytester, an IDE) gets its garbage collected.
-    """
-    if not is_conformance_run(session.config):
-        return (yield)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return (yield)
-    finally:
-        gc.freeze()
-        session.config.add_cleanup(gc.unfreeze)
-        if enabled:
-            gc.enable()
 
 
 def resolve_case_arg(arg: str, here: Path, dirs: list[Path]) -> str:

@@ -4,7 +4,6 @@ backend."""
 
 from __future__ import annotations
 
-import gc
 import json
 import signal
 import threading
@@ -66,7 +65,6 @@ WORKER_RUN_ID = "conformance_run_id"
 def pytest_configure(config: pytest.Config) -> None:
     if not is_conformance_run(config):
         return
-    config.add_cleanup(gc.unfreeze)  # the last cleanup: sessionfinish froze the run's records (below)
     run_id(config)  # drawn once, here, before xdist configures its workers
     if getattr(config.option, "xmlpath", None):
         config.stash[_junit_key] = config.option.xmlpath
@@ -247,11 +245,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     state.results_path = str(target)
     # the gate checks its expectations against what the controller heard (and sets the exit status it needs)
     config.hook.pytest_conformance_records(session=session, records=state.records)
-    # The run's records are kept until the session is over: out of the collector's way until then. pytest
-    # collects garbage at its end (unraisableexception's unconfigure and cleanup), each pass walking every record
-    # of the run: 2.6 s of a whole run's controller, after its last item. Unfrozen by the cleanup pytest_configure
-    # registered first (it runs last), so a process that goes on (pytester, an IDE) gets its garbage collected.
-    gc.freeze()
 
 
 def _readable(path: Path, known: set[str]):

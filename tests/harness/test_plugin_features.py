@@ -48,7 +48,7 @@ def plugin_imports() -> list[tuple[str, str, bool, int]]:
 
 def test_the_features_are_the_registered_plugins():
     assert {"collect", "session", "isa_axis", "gate", "order", "batching", "results", "progress",
-            "protocol"} == FEATURES
+            "protocol", "heap"} == FEATURES
 
 
 def test_no_feature_imports_another():
