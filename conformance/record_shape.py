@@ -16,6 +16,8 @@ from typing import Any
 MAX_DEPTH = 16
 #: The strings ``records.finite`` writes for non-finite numbers.
 NON_FINITE = frozenset({"nan", "inf", "-inf"})
+#: the types of a JSON value that holds no other (exactly these: a subclass is walked like a container)
+_SCALARS = frozenset({int, float, str, bool, type(None)})
 
 
 def _is_number(value: Any) -> bool:
@@ -25,15 +27,23 @@ def _is_number(value: Any) -> bool:
 def depth(value: Any) -> int:
     """Nesting depth of a JSON value (a scalar is 0), computed without recursion, one level at a time (at most
     MAX_DEPTH + 1: deeper is refused anyway)."""
-    level, current = 0, [value]
-    while True:
-        containers = [item for item in current if isinstance(item, dict | list)]
-        if not containers:
-            return level
+    if not isinstance(value, dict | list):
+        return 0
+    level, containers = 0, [value]
+    while containers:
         level += 1
         if level > MAX_DEPTH:
             return level
-        current = [child for item in containers for child in (item.values() if isinstance(item, dict) else item)]
+        deeper = []
+        for item in containers:
+            children = item.values() if isinstance(item, dict) else item
+            # a container of scalars (a grid row, a shape) holds no deeper level: its elements' types are read
+            # at C speed (two thirds of checking a record was taking every number to the next level)
+            if type(item) in (list, dict) and set(map(type, children)) <= _SCALARS:
+                continue
+            deeper.extend(child for child in children if isinstance(child, dict | list))
+        containers = deeper
+    return level
 
 
 def _ints(name: str, value: Any, optional: bool = True) -> None:
