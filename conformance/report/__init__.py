@@ -21,6 +21,7 @@ from .html import write_html
 from .junit import write_junit
 from .matrix import build_matrix, format_terminal_matrix, printable
 from .merge import Duplicate, MergeResult, merge_files, merge_records
+from .side_by_side import write_side_by_side
 
 __all__ = [
     "BaselineDiff",
@@ -169,8 +170,6 @@ def build_reports(
     record_details.check(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     machines_meta = {"machines": merged.machines} if merged.machines else {}
-    write_records(results, records, {**merged.meta, **machines_meta})  # the one record serializer
-    write_junit(junit, records, name=title or "conformance", machines=merged.machines)
     when = generated or datetime.now(timezone.utc)
     cross = render_cross_spec(records, generated=when, index=html.name)
     cross_path = out_dir / CROSS_SPEC if cross is not None else None
@@ -178,18 +177,22 @@ def build_reports(
         cross_path.write_text(cross, encoding="utf-8")
     elif (out_dir / CROSS_SPEC).exists():
         (out_dir / CROSS_SPEC).unlink()  # a stale page must never pass for this run's
-    write_html(
-        html,
-        records,
-        title=title,
-        diff=diff,
-        duplicates=merged.duplicates,
-        sources=[str(p) for p in result_files],
-        generated=when,
-        cross_spec=CROSS_SPEC if cross_path is not None else None,
-        notes=run_notes(merged.meta),
-        machines=merged.machines,
-    )
+    write_side_by_side({
+        str(results): lambda: write_records(results, records, {**merged.meta, **machines_meta}),  # the one serializer
+        str(junit): lambda: write_junit(junit, records, name=title or "conformance", machines=merged.machines),
+        str(html): lambda: write_html(
+            html,
+            records,
+            title=title,
+            diff=diff,
+            duplicates=merged.duplicates,
+            sources=[str(p) for p in result_files],
+            generated=when,
+            cross_spec=CROSS_SPEC if cross_path is not None else None,
+            notes=run_notes(merged.meta),
+            machines=merged.machines,
+        ),
+    })
     counts = Counter(r.status for r in records)
     return ReportSummary(
         total=len(records),
