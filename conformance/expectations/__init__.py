@@ -183,6 +183,9 @@ class Expectations:
         themselves for ``match:`` entries: one is stale when a value one of its parts names matches no record
         (``Entry.unmatched`` says which)."""
         present = set(item_ids)
+        by_backend: dict[str, list[str]] = {}  # a glob naming its backend is tried on that backend's ids only
+        for item in present:
+            by_backend.setdefault(base_backend(item.rpartition("::")[2].partition("[")[0]), []).append(item)
         subjects = matching.Subjects([(r, r.backend) for r in records or []])
         found = []
         for e in self.entries:
@@ -190,9 +193,13 @@ class Expectations:
                 e.unmatched = matching.unmatched(e.match, subjects)
                 if e.unmatched:
                     found.append(e)
-            elif e.id is not None and e.id not in present or e.id is None and not any(e.matches_id(i)
-                                                                                        for i in present):
-                found.append(e)
+            elif e.id is not None:
+                if e.id not in present:
+                    found.append(e)
+            else:
+                (backend,) = _backends_of(e)
+                if not any(e.matches_id(i) for i in (by_backend.get(backend, []) if backend else present)):
+                    found.append(e)
         return found
 
 
