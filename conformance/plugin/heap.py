@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import os
 from collections.abc import Generator
 
 import pytest
@@ -29,8 +30,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if not is_conformance_run(config):
         return
     config.add_cleanup(gc.unfreeze)  # the last cleanup (the first registered): the process may go on
-    atexit.unregister(gc.freeze)  # once per process, however many sessions it runs (pytester)
-    atexit.register(gc.freeze)  # the process ends: no final pass over what the session left
+    if "PYTEST_CURRENT_TEST" not in os.environ:  # not a session run inside a test (pytester): that process goes
+        # on to other tests, whose objects (a runtime's, with finalizers that need their module) must be freed by
+        # the final passes, not left to the modules' teardown
+        atexit.unregister(gc.freeze)  # once per process
+        atexit.register(gc.freeze)  # the process ends: no final pass over what the session left
 
 
 @pytest.hookimpl(wrapper=True)

@@ -4,6 +4,7 @@ for a process that goes on after the session."""
 
 from __future__ import annotations
 
+import atexit
 import gc
 import json
 
@@ -29,7 +30,8 @@ def pytest_runtest_logstart(nodeid):
 """
 
 
-def test_items_are_frozen_once_collected_and_the_heap_at_exit(pytester: pytest.Pytester):
+def test_items_are_frozen_once_collected_and_the_heap_at_exit(pytester: pytest.Pytester, monkeypatch):
+    monkeypatch.delenv("PYTEST_CURRENT_TEST")  # a run of its own, as `conformance run` starts it
     pytester.makefile(".yaml", good=GOOD)
     pytester.makeconftest(SPY)
     result = pytester.runpytest_subprocess("--no-default-cases", "-p", "no:cacheprovider", "--cases", ".",
@@ -42,15 +44,19 @@ def test_items_are_frozen_once_collected_and_the_heap_at_exit(pytester: pytest.P
     assert json.loads((pytester.path / "at_exit.json").read_text())["frozen"] > 0
 
 
-def test_a_process_that_goes_on_has_nothing_frozen(pytester: pytest.Pytester):
+def test_a_process_that_goes_on_has_nothing_frozen(pytester: pytest.Pytester, monkeypatch):
     pytester.makefile(".yaml", good=GOOD)
     gc.unfreeze()
+    registered = []
+    monkeypatch.setattr(atexit, "register", lambda f, *a, **k: registered.append(f) or f)
     result = pytester.runpytest_inprocess("--no-default-cases", "-p", "no:cacheprovider", "--cases", ".",
                                           "--backend=onnxruntime", f"--results={pytester.path / 'out.jsonl'}")
     assert result.ret == 0
     assert gc.get_freeze_count() == 0 and gc.isenabled()
+    assert gc.freeze not in registered  # nor at this process's exit: other tests' objects need the final passes
 
 
 def test_an_ordinary_test_run_leaves_the_collector_alone(pytester: pytest.Pytester):
-    pytester.makepyfile(test_one="import gc\ndef test_one():\n    assert gc.isenabled() and gc.get_freeze_count() == 0\n")
+    pytester.makepyfile(test_one="import gc\n\ndef test_one():\n"
+                                 "    assert gc.isenabled() and gc.get_freeze_count() == 0\n")
     pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
