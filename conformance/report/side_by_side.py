@@ -6,13 +6,15 @@ is serialized to hand them over).
 
 Forking is safe only in a process with no other thread (a lock another thread held at the fork stays held in
 the child forever), so a process with threads — an xdist worker, an IDE — writes the files one after another, as
-does a machine with one core. The bytes are the same either way (tests/report/test_side_by_side.py).
+does a machine with one core, or a system other than Linux. The bytes are the same either way
+(tests/report/test_side_by_side.py).
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import sys
 import threading
 from collections.abc import Callable
 
@@ -43,7 +45,9 @@ def write_side_by_side(jobs: dict[str, Callable[[], None]]) -> None:
 
 
 def _may_fork() -> bool:
-    return hasattr(os, "fork") and threading.active_count() == 1 and (os.cpu_count() or 1) > 1
+    # Linux only: on macOS a child forked after a system framework started its threads (numpy's Accelerate) may
+    # abort; there the files are written in order
+    return sys.platform.startswith("linux") and threading.active_count() == 1 and (os.cpu_count() or 1) > 1
 
 
 def _start(job: Callable[[], None]) -> tuple[int, int]:

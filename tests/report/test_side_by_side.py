@@ -39,7 +39,8 @@ def files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2 or not hasattr(os, "fork"), reason="forks only with 2+ cores")
+@pytest.mark.skipif((os.cpu_count() or 1) < 2 or not sys.platform.startswith("linux"),
+                    reason="forks only on Linux with 2+ cores")
 def test_forked_writers_write_what_one_process_writes_in_order(tmp_path):
     script = BOTH_WAYS.format(here=str(HERE), out=str(tmp_path))
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)  # one thread: it may fork
