@@ -53,7 +53,7 @@ def declared(spec: str, member: str, default: Any) -> Any:
 
 def declared_name(spec: str) -> str | None:
     """The column name of one of our own backends given without an argument: its entry point's name, which is
-    the name its instance says (tests/backends/test_registry.py holds every one of ours to it). None for a spec
+    the name its instance says (tests/backends/test_declared_names.py holds every one of ours to it). None for a spec
     with an argument (``onnxruntime:CUDAExecutionProvider`` names its column after it) or code not ours: only
     the backend's own answer names those."""
     if ":" in spec or not is_ours(spec):

@@ -24,7 +24,7 @@ from conformance.expectations import match as matching
 from conformance.expectations import signature as signatures
 from conformance.expectations.match import ExpectationsError, version_in_range
 from conformance.expectations.outcome import outcome_of
-from conformance.records import ResultRecord, base_backend
+from conformance.records import ResultRecord, base_backend, split_item_id
 
 EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
 #: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
@@ -84,6 +84,11 @@ class Entry:
         return data
 
 
+def _item_backend(item_id: str) -> str:
+    """The backend an item id names, its ISA level aside (``onednn`` for ``...::onednn@avx2[float32]``)."""
+    return base_backend(split_item_id(item_id)[1] or "")
+
+
 def _backends_of(entry: Entry) -> list[str]:
     """The backends a glob or match: entry can hold for, [""] when any: a match: entry's ``backend:`` part, or the
     literal backend of a glob (``...::tract[*]``; an item id holds ``::`` once, before its backend)."""
@@ -121,7 +126,7 @@ class Expectations:
         dict, then the globs and matches (``subject``: the item's record or case instance, for ``match:``) that
         can hold for the item's backend."""
         by_id, globs = self._index()
-        backend = base_backend(item_id.rpartition("::")[2].partition("[")[0])
+        backend = _item_backend(item_id)
         candidates = globs.get(backend, []) + globs.get("", []) if backend in globs else globs.get("", [])
         for _position, entry in sorted(by_id.get(item_id, []) + [(p, e) for p, e in candidates
                                                                  if e.matches_id(item_id, subject)],
@@ -185,7 +190,7 @@ class Expectations:
         present = set(item_ids)
         by_backend: dict[str, list[str]] = {}  # a glob naming its backend is tried on that backend's ids only
         for item in present:
-            by_backend.setdefault(base_backend(item.rpartition("::")[2].partition("[")[0]), []).append(item)
+            by_backend.setdefault(_item_backend(item), []).append(item)
         subjects = matching.Subjects([(r, r.backend) for r in records or []])
         found = []
         for e in self.entries:

@@ -62,8 +62,10 @@ def wrap(backend: Backend | None, spec: str, mode: str = "auto", timeout: float 
     # one of our own backends without an argument is named by its entry point (registry.declared_name): the
     # columns are known without starting a worker, so collecting (and the controller, which runs no item) starts
     # none; a worker starts with its column's first item
+    from conformance.backends import registry
+
     isolated = IsolatedBackend(spec, timeout, start_timeout=start_timeout, memory_limit=memory_limit,
-                               column=_declared_name(spec))
+                               column=registry.declared_name(spec))
     isolated.fresh = mode == "item"
     return isolated
 
@@ -79,12 +81,6 @@ def _trusted_in_process(spec: str) -> bool:
     if not registry.is_ours(spec):
         return False
     return not getattr(registry.entry_points()[name].load(), "isolate", False)
-
-
-def _declared_name(spec: str) -> str | None:
-    from conformance.backends import registry
-
-    return registry.declared_name(spec)
 
 
 _LIVE: weakref.WeakSet[IsolatedBackend] = weakref.WeakSet()
