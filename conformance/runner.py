@@ -97,7 +97,11 @@ def _judgement(instance: CaseInstance, backend: Backend | None, batched: Batched
         except answers.BadAnswer:
             raise
         except Exception as exc:
-            trial = Trial({"runtime_s": _since(started), **answers.refused(backend, exc, instance.expect_error)})
+            refused = answers.refused(backend, exc, instance.expect_error)
+            # an unsupported case did not run: no reference values, as when supports() says so before it runs. A
+            # backend may learn what it lacks from the first case that hits it (tract): the record must not
+            # depend on which case came first
+            trial = Trial({"runtime_s": _since(started), **refused}, shows_reference=refused["status"] != "unsupported")
         else:
             # the time the backend measured inside the runtime (a batch's share) counts as the runtime's
             trial = Trial({"lowered": answer.lowering, "runtime_s": _since(started - (answer.seconds or 0.0))},

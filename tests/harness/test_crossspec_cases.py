@@ -3,6 +3,8 @@ carrying the configuration and the versions that cannot (with why); invalid conf
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from conformance.runner import run_reference
@@ -100,3 +102,30 @@ def test_output_values_channels_first_and_only_for_configurations():
     assert output_values(channels_last, y) == [0, 2, 4, 1, 3, 5]
     plain = type(instance)(**{**instance.__dict__, "case": type(case)(**{**case.__dict__, "configuration": None})})
     assert output_values(plain, y) is None
+
+
+def test_an_unsupported_record_is_the_same_whether_supports_or_run_said_so():
+    """tract learns the ops it lacks from the first model that hits them: its first LpPool case was refused by
+    run() (after the oracle ran: the record showed the reference's values), the next ones by supports(). The
+    record of an item must not depend on which came first."""
+    from conformance.backends.base import Backend, Support, Unsupported
+    from conformance.runner import run_backend
+
+    class Lacks(Backend):
+        name = "lacks"
+
+        def __init__(self, learnt: bool):
+            self.learnt = learnt
+
+        def supports(self, case):
+            return Support.no("no LpPool here") if self.learnt else Support.yes()
+
+        def run(self, case, inputs):
+            raise Unsupported("no LpPool here")
+
+    case = next(c for c in _load().cases if c.id == "xspec-avg-ceil_in_pad" and c.versions == (19,))
+    (instance,) = expand(case)
+    first, later = (json.loads(run_backend(instance, Lacks(learnt)).to_json()) for learnt in (False, True))
+    assert first["status"] == later["status"] == "unsupported" and first["reference_values"] is None
+    timing = ("duration_s", "runtime_s")
+    assert {k: v for k, v in first.items() if k not in timing} == {k: v for k, v in later.items() if k not in timing}
