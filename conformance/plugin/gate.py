@@ -71,16 +71,22 @@ def pytest_conformance_summary(terminalreporter: Any, config: pytest.Config) -> 
 
 def default_expectation_files(config: pytest.Config, backends: list[str]) -> list[Path]:
     """The shipped ``expectations/<backend>.yaml`` of each selected backend (package data, or the checkout's)."""
+    return expectation_files(backends, [], defaults=True)
+
+
+def expectation_files(backends: list[str], given: list[str | Path], defaults: bool) -> list[Path]:
+    """A run's expectations files: the shipped ones of its backends (unless ``defaults`` is off), then ``given``."""
     from conformance.shipped import expectation_file
 
-    return [path for path in map(expectation_file, backends) if path is not None]
+    shipped = [path for path in map(expectation_file, backends) if path is not None] if defaults else []
+    return shipped + [Path(p) for p in given]
 
 
 def load_expectations(config: pytest.Config, backends: list[str]):
     from conformance.expectations import Expectations, ExpectationsError
 
-    files = [] if config.getoption("no_default_expectations") else default_expectation_files(config, backends)
-    files += [Path(p) for p in config.getoption("expectations") or []]
+    files = expectation_files(backends, config.getoption("expectations") or [],
+                              defaults=not config.getoption("no_default_expectations"))
     try:
         return Expectations.load(files), files
     except ExpectationsError as exc:
@@ -156,17 +162,23 @@ def stale_report(gate: Gate, config: pytest.Config, records: list, session: pyte
     """One line per stale entry after a whole run; after a partial one a single line with their count."""
     if gate.expectations is None or not gate.expectations.entries:
         return []
+    return stale_lines(gate.expectations, records, partial_run(config, session),
+                       config.getoption("no_default_cases", default=False))
+
+
+def stale_lines(expectations: Any, records: list, why: str, no_default_cases: bool) -> list[str]:
+    """The stale entries of ``expectations`` (conformance.expectations.Expectations) after a run of ``records``:
+    each named after a whole run, counted after a partial one (``why``: what made it partial)."""
     # an entry that can never match (malformed id) is said in every run, partial or not
     lines = [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) can never match: {e.problem}"
-             for e in gate.expectations.entries if e.problem]
-    stale = [e for e in gate.expectations.stale([r.expectation_id for r in records], records) if not e.problem]
-    if config.getoption("no_default_cases", default=False):
+             for e in expectations.entries if e.problem]
+    stale = [e for e in expectations.stale([r.expectation_id for r in records], records) if not e.problem]
+    if no_default_cases:
         # the shipped expectations describe the shipped corpus, which did not run
         from conformance.shipped import expectations_dir
 
         shipped = expectations_dir()
         stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
-    why = partial_run(config, session)
     if why:
         return lines + ([f"{len(stale)} expectations entries matched no item of this partial run ({why}): not "
                          "checked, only a whole run can call an entry stale"] if stale else [])

@@ -153,14 +153,19 @@ def build_reports(
     title: str = "",
     generated: datetime | None = None,
     transform: Callable[[list[ResultRecord]], list[ResultRecord]] | None = None,
+    meta: dict[str, str] | None = None,
 ) -> ReportSummary:
     """Merge result files, write index.html (its details/ beside it), junit.xml and results.jsonl into out_dir,
     diff against a baseline.
 
     ``baseline`` files are merged the same way as the results (a baseline may be sharded too). ``transform``
     maps the merged records before anything is written (``--rejudge``: today's expectations applied again).
+    ``meta`` (interrupted, partial) replaces what the files' meta lines say, for a caller who knows the run better:
+    `conformance run`, whose parts are its shards (cli/parts.py).
     """
     merged = merge_files(result_files)
+    if meta is not None:
+        merged.meta = dict(meta)
     records = merged.records if transform is None else transform(merged.records)
     diff = compare(records, merge_files(baseline).records, partial=bool(merged.meta.get("partial"))) if baseline \
         else None

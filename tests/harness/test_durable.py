@@ -161,6 +161,37 @@ def test_sigterm_to_conformance_run_still_writes_results_and_report(scratch, sig
     assert "INCOMPLETE RUN" in output
 
 
+def test_conformance_run_in_parts_keeps_every_finished_record_of_a_part_that_died_or_was_stopped(scratch):
+    """`conformance run -n 2` (cli/parts.py): the items a, b, c and the fault split by the balanced shards (equal
+    costs: by node id, a c | b fault). The part of the fault exits without results (os._exit(0)) or hangs until
+    SIGTERM; the other part finishes. Every finished record is in the report, which says the run did not finish."""
+    folder = scratch("exit0")
+    proc = conformance_run(folder, "-n", "2")
+    output, _ = proc.communicate(timeout=300)
+    assert proc.returncode not in (0, 1), output
+    assert "part 2/2: pytest exited with code 0 before writing its results file" in output
+    assert statuses(folder / "out" / "results.jsonl") == {f"{c}[float32]": "pass" for c in "abc"}
+    assert lines(folder / "out" / "results.jsonl")[0]["meta"]["interrupted"] and "INCOMPLETE RUN" in output
+
+    folder = scratch("hang")
+    proc = conformance_run(folder, "-n", "2")
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:  # part 1 done, part 2 hanging after b
+        done = list((folder / "out").glob(".parts-*/part-1-of-2.jsonl"))
+        parts = list((folder / "out").glob(".parts-*/part-2-of-2.jsonl.part-*"))
+        if done and parts and len(statuses(parts[0])) == 1:
+            break
+        time.sleep(0.2)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    output, _ = proc.communicate(timeout=120)
+    assert proc.returncode not in (0, 1), output
+    assert statuses(folder / "out" / "results.jsonl") == {f"{c}[float32]": "pass" for c in "abc"}
+    assert "part 2/2: " in lines(folder / "out" / "results.jsonl")[0]["meta"]["interrupted"]
+    assert (folder / "out" / "index.html").is_file() and "INCOMPLETE RUN" in output
+    assert not list((folder / "out").glob(".parts-*"))
+
+
 def test_a_record_only_a_part_file_holds_is_merged_and_the_others_are_written_as_received(scratch, pytester):
     """The controller writes each record it received as it received it and reads from the part files only the
     lines it never received (a report lost on the way): both kinds end up in the results, once each."""
