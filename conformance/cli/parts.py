@@ -13,6 +13,7 @@ reaches ours line by line, each line prefixed with the part (``[1/2]``).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -24,6 +25,10 @@ from pathlib import Path
 
 #: the folder of a run's part results inside the output folder (removed once merged)
 FOLDER_PREFIX = ".parts-"
+#: seconds per node id of earlier runs, in the user's cache folder: the next run's parts are balanced by them
+DURATIONS = "durations.json"
+#: the durations kept at most (a corpus grows; the oldest runs' ids are dropped past this)
+DURATIONS_LIMIT = 500_000
 
 
 def count(workers: str) -> int:
@@ -148,3 +153,46 @@ def selection(metas: list[dict]) -> str:
         words = [w for w in str(meta.get("partial") or "").split(" ") if w and w != shard]
         found.append(" ".join(words))
     return "; ".join(dict.fromkeys(f for f in found if f))
+
+
+def snapshot_costs(where: Path) -> Path | None:
+    """Earlier runs' durations copied into this run's parts folder (every part must balance by the same numbers,
+    whatever another run writes meanwhile); None when there are none or they cannot be read."""
+    from conformance.plugin.shards import read_costs
+    from conformance.user_cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None or not (folder / DURATIONS).is_file():
+        return None
+    target = where / "costs.json"
+    try:
+        shutil.copyfile(folder / DURATIONS, target)
+        read_costs(target)  # a damaged cache is no reason to fail a run: the parts estimate instead
+    except (OSError, ValueError):
+        target.unlink(missing_ok=True)
+        return None
+    return target
+
+
+def remember(records: list) -> None:
+    """This run's seconds per item (its record's time, or its share of a batch) added to the kept durations."""
+    from conformance.plugin.shards import read_costs
+    from conformance.user_cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None or not records:
+        return
+    path = folder / DURATIONS
+    try:
+        kept = read_costs(path) if path.is_file() else {}
+    except ValueError:
+        kept = {}
+    mine = {r.nodeid: round(max(r.duration_s or 0.0, r.runtime_s or 0.0), 4) for r in records if r.nodeid}
+    kept = {**kept, **mine} if len(kept) + len(mine) <= DURATIONS_LIMIT else mine
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}")
+        temporary.write_text(json.dumps(kept, separators=(",", ":")), encoding="utf-8")
+        os.replace(temporary, path)  # a reader sees the old file or the new one, never half of one
+    except OSError:
+        pass  # a read-only cache folder: the next run estimates

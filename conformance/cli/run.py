@@ -27,8 +27,10 @@ def workers(requested: str) -> str:
     return requested
 
 
-def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "", part: str = "") -> list[str]:
-    """The pytest command of a run, or of one ``part`` ("i/N", cli/parts.py) of it: that shard, in one process."""
+def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "", part: str = "",
+                      costs: Path | None = None) -> list[str]:
+    """The pytest command of a run, or of one ``part`` ("i/N", cli/parts.py) of it: that shard, in one process,
+    balanced by ``costs`` (``--shard-costs``)."""
     # hypothesis's pytest plugin (the test extra) imports hypothesis for its summary: 1.3 s a run uses nothing of
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-rN",
            f"--results={results}"]
@@ -47,6 +49,7 @@ def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "",
         cmd += ["-n", n]
     if args.shard or part:
         cmd += [f"--shard={args.shard or part}"]
+    cmd += [f"--shard-costs={costs}"] if costs is not None else []
     cmd += [f"--isolation={args.isolation}", f"--case-timeout={args.case_timeout}"]
     cmd += [f"--worker-memory={args.worker_memory}"] if args.worker_memory is not None else []
     cmd += [f"--isa={args.isa}"] if args.isa else []
@@ -226,7 +229,8 @@ def _run_parts(args: argparse.Namespace, out: Path, count: int) -> int:
     where = parts.folder(out, run_id)
     where.mkdir()
     files = parts.results_files(where, count)
-    cmds = [build_pytest_args(args, f, run_id, part=f"{i}/{count}") for i, f in enumerate(files, 1)]
+    costs = parts.snapshot_costs(where)  # earlier runs' seconds per item: the parts end together
+    cmds = [build_pytest_args(args, f, run_id, part=f"{i}/{count}", costs=costs) for i, f in enumerate(files, 1)]
     print(f"+ {count} parts side by side, --shard=i/{count} each: " + " ".join(cmds[0]), flush=True)
     start = time.monotonic()
     try:
@@ -267,6 +271,7 @@ def _run_parts(args: argparse.Namespace, out: Path, count: int) -> int:
 
         summary = build_reports(found, out, baseline=[Path(b) for b in args.baseline or []] or None,
                                 title="conformance run", meta=meta)
+        parts.remember(summary.records)
         stale = [] if args.k or interrupted else _stale(args, summary.records)
         if stale and code == 0:
             code = 1  # --strict-expectations of the whole run (the parts checked only entries that never match)

@@ -4,9 +4,9 @@ It loads in every pytest run once the package is installed, so it stays inert an
 (``--backend``/``--cases`` or a case file on the command line); backend libraries load only when selected.
 One feature per module, each a plugin of its own as pytest's own are (a feature's options, state and hooks
 together): collect (case files become items), session (backends and their isolation), isa_axis (--isa),
-gate (expectations, shards), order (--items-from, --order), batching (cases of one backend in one model),
-results (records, durable part files, the summary), progress, protocol (one report per case item), heap
-(when the garbage collector runs).
+gate (expectations), shards (--shard, balanced), order (--items-from, --order), batching (cases of one backend
+in one model), results (records, durable part files, the summary), progress, protocol (one report per case item),
+heap (when the garbage collector runs).
 Each keeps its state under its own ``pytest.StashKey`` and imports no other: they talk through the hooks of
 hooks.py. Beside them, libraries of one feature each: tree (the collection tree), item (a case item's run),
 repro_command, failure_text, checks, durable, runlock.
@@ -22,6 +22,7 @@ pytest_plugins = [
     "conformance.plugin.session",
     "conformance.plugin.isa_axis",
     "conformance.plugin.gate",
+    "conformance.plugin.shards",
     "conformance.plugin.order",
     "conformance.plugin.batching",
     "conformance.plugin.results",

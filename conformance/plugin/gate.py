@@ -1,9 +1,8 @@
 """The CI gate inside pytest: expectations (strict xfail, stale entries, the exit status of
-``--strict-expectations``) and deterministic, balanced shards."""
+``--strict-expectations``). Shards are shards.py's."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +35,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--strict-expectations", action="store_true",
         help="fail the run when an expectations entry matches no item (stale lists must not rot)",
     )
-    group.addoption("--shard", default=None, metavar="I/N", help="run only shard I of N (balanced by case cost)")
 
 
 def pytest_conformance_configure(config: pytest.Config) -> None:
@@ -91,56 +89,6 @@ def load_expectations(config: pytest.Config, backends: list[str]):
         return Expectations.load(files), files
     except ExpectationsError as exc:
         raise pytest.UsageError(str(exc)) from None
-
-
-def parse_shard(value: str | None) -> tuple[int, int] | None:
-    if not value:
-        return None
-    match = re.fullmatch(r"(\d+)/(\d+)", value.strip())
-    if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
-        raise pytest.UsageError(f"--shard={value}: expected i/n with 1 <= i <= n, e.g. 2/3")
-    return int(match.group(1)), int(match.group(2))
-
-
-def item_cost(item: pytest.Item) -> float:
-    """Estimated cost: a fixed per-item overhead plus the elements the case moves (inputs)."""
-    instance = getattr(item, "instance", None)
-    if instance is None:
-        return 1.0
-    elements = sum(max(1, _prod(shape)) for shape in instance.input_shapes)
-    return 1.0 + elements / 20_000.0
-
-
-def _prod(shape) -> int:
-    total = 1
-    for dim in shape:
-        total *= int(dim)
-    return total
-
-
-def assign_shards(items: list[pytest.Item], count: int) -> dict[str, int]:
-    """Longest-processing-time-first over the item set: deterministic (ties broken by node id) and balanced."""
-    loads = [0.0] * count
-    assignment: dict[str, int] = {}
-    for cost, nodeid in sorted(((item_cost(i), i.nodeid) for i in items), key=lambda p: (-p[0], p[1])):
-        shard = min(range(count), key=lambda s: (loads[s], s))
-        loads[shard] += cost
-        assignment[nodeid] = shard
-    return assignment
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    shard = parse_shard(config.getoption("shard", default=None))
-    if gate_key not in config.stash or shard is None:
-        return
-    index, count = shard
-    assignment = assign_shards(items, count)
-    keep = [i for i in items if assignment[i.nodeid] == index - 1]
-    dropped = [i for i in items if assignment[i.nodeid] != index - 1]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-    items[:] = keep
 
 
 def partial_run(config: pytest.Config, session: pytest.Session | None = None) -> str:

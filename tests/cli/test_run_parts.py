@@ -112,3 +112,19 @@ def test_a_users_shard_stays_one_pytest_and_a_part_is_a_shard_without_xdist(tmp_
     assert "--shard=2/4" in cmd and "-n" in cmd and "--strict-expectations" not in cmd
     part = run.build_pytest_args(run.parser().parse_args([]), tmp_path / "r.jsonl", part="1/2")
     assert "--shard=1/2" in part and "-n" not in part and "--strict-expectations" in part
+
+
+def test_a_run_keeps_its_durations_and_the_next_run_balances_its_parts_by_them(corpus, tmp_path, monkeypatch, capfd):
+    monkeypatch.setenv("CONFORMANCE_CACHE_DIR", str(tmp_path / "cache"))
+    assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "first")]) == 0
+    assert "--shard-costs" not in capfd.readouterr().out.split("\n", 1)[0]  # nothing kept yet: estimates
+    kept = json.loads((tmp_path / "cache" / parts.DURATIONS).read_text())
+    _, found = records(tmp_path / "first" / "results.jsonl")
+    assert len(kept) == len(found) and all(isinstance(s, float) and s >= 0 for s in kept.values())
+    assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "second")]) == 0
+    assert "--shard-costs=" in capfd.readouterr().out.split("\n", 1)[0]
+    assert records(tmp_path / "second" / "results.jsonl")[1] == found
+    (tmp_path / "cache" / parts.DURATIONS).write_text("{damaged")  # a damaged cache: estimates, never a failure
+    assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "third")]) == 0
+    assert "--shard-costs" not in capfd.readouterr().out.split("\n", 1)[0]
+    assert json.loads((tmp_path / "cache" / parts.DURATIONS).read_text()).keys() == kept.keys()  # written afresh
