@@ -10,7 +10,7 @@ import gzip
 import json
 import math
 import re
-from collections.abc import Callable, Container, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import IO, Any
@@ -312,14 +312,16 @@ class Budget:
 
 def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
                  torn: list[str] | None = None, known: Container[str] = (),
-                 budget: Budget | None = None) -> Iterator[ResultRecord]:
+                 budget: Budget | None = None, parsed: Mapping[str, ResultRecord] | None = None,
+                 ) -> Iterator[ResultRecord]:
     """Read a JSON-lines file; a malformed line raises ValueError naming file and line.
 
     ``meta`` lines are appended to the ``meta`` list when one is given, skipped otherwise. With a ``torn`` list
     (part files), a last line cut short by a kill (no newline, not JSON) is skipped and named (``FILE:LINE``) in it.
     A line in ``known`` (its exact text, without the newline) is skipped: the caller has that record already.
     ``budget``: the size limit shared by the files a reader takes in (none: the run's own part files, which the
-    harness wrote itself and must never drop a record of).
+    harness wrote itself and must never drop a record of). ``parsed``: records already read from lines of this
+    exact text (``parse_line``), taken as they are.
     """
     try:
         opener = gzip.open if str(path).endswith(".gz") else open  # results kept compressed (other machines' runs)
@@ -327,6 +329,9 @@ def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
             lines = src if budget is None else budget.lines(src, Path(path))
             for number, line in enumerate(lines, 1):
                 if not line.strip() or (known and line.rstrip("\n") in known):
+                    continue
+                if parsed and (record := parsed.get(line.rstrip("\n"))) is not None:
+                    yield record
                     continue
                 try:
                     data = json.loads(line)
@@ -346,3 +351,16 @@ def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
                     raise ValueError(f"{path}:{number}: not a result record: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text: {exc}") from None
+
+
+def parse_line(line: str) -> ResultRecord | None:
+    """The record a results line holds, checked as ``read_records`` checks it; None for a meta line or a line that
+    is no record (``read_records`` then says why, naming file and line)."""
+    try:
+        data = json.loads(line)
+        if not isinstance(data, dict) or META in data:
+            return None
+        check_types(data)
+        return ResultRecord.from_dict(data)
+    except (ValueError, TypeError, RecursionError):
+        return None

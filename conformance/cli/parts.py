@@ -13,6 +13,7 @@ reaches ours line by line, each line prefixed with the part (``[1/2]``).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -20,15 +21,12 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 #: the folder of a run's part results inside the output folder (removed once merged)
 FOLDER_PREFIX = ".parts-"
-#: seconds per node id of earlier runs, in the user's cache folder: the next run's parts are balanced by them
-DURATIONS = "durations.json"
-#: the durations kept at most (a corpus grows; the oldest runs' ids are dropped past this)
-DURATIONS_LIMIT = 500_000
 
 
 def count(workers: str) -> int:
@@ -155,44 +153,93 @@ def selection(metas: list[dict]) -> str:
     return "; ".join(dict.fromkeys(f for f in found if f))
 
 
-def snapshot_costs(where: Path) -> Path | None:
-    """Earlier runs' durations copied into this run's parts folder (every part must balance by the same numbers,
-    whatever another run writes meanwhile); None when there are none or they cannot be read."""
-    from conformance.plugin.shards import read_costs
-    from conformance.user_cache import cache_dir
+def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
+    """`conformance run` with the items in ``count`` parts, one pytest each, merged into one run's reports."""
+    from conformance.cli import durations
+    from conformance.cli.run import EXIT_BROKEN_PIPE, EXIT_INCOMPLETE, build_pytest_args, finish
+    from conformance.cli.tailing import Tail
+    from conformance.plugin.durable import results_run_id, salvage
+    from conformance.plugin.runlock import new_run_id
 
-    folder = cache_dir()
-    if folder is None or not (folder / DURATIONS).is_file():
-        return None
-    target = where / "costs.json"
+    results = out / "results.jsonl"
+    if results.exists():
+        results.unlink()  # a stale file must never pass for this run's results
+    remove_stale(out)
+    run_id = new_run_id()
+    where = folder(out, run_id)
+    where.mkdir()
+    files = results_files(where, count)
+    costs = durations.snapshot_costs(where)  # earlier runs' seconds per item: the parts end together
+    cmds = [build_pytest_args(args, f, run_id, part=f"{i}/{count}", costs=costs) for i, f in enumerate(files, 1)]
+    print(f"+ {count} parts side by side, --shard=i/{count} each: " + " ".join(cmds[0]), flush=True)
+    start = time.monotonic()
     try:
-        shutil.copyfile(folder / DURATIONS, target)
-        read_costs(target)  # a damaged cache is no reason to fail a run: the parts estimate instead
-    except (OSError, ValueError):
-        target.unlink(missing_ok=True)
-        return None
-    return target
+        with Tail(where) as tail:  # the records read as the parts write them: the merge reads no line twice
+            codes, gone = run(cmds, {**os.environ, "PYTHONUNBUFFERED": "1"})
+        code = combined(codes)
+        if code == 4 and not any(f.exists() for f in files):
+            return code  # pytest refused the command line and said why (an unknown --backend, ...)
+        found, lost = [], []
+        for i, (path, part_code) in enumerate(zip(files, codes), 1):
+            if path.exists() and results_run_id(path) == run_id:
+                found.append(path)
+                continue
+            if part_code == 5 and not path.exists():
+                continue  # no item fell in this part (-k): nothing to write
+            why = f"part {i}/{count}: pytest exited with code {part_code} before writing its results file"
+            if salvage(path, why, run_id):
+                found.append(path)
+            else:
+                lost.append(why)
+        if not found:
+            if code == 5:
+                print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
+                      "the installed ones), -k and the case folders (`conformance list`)", file=sys.stderr)
+                return code
+            print(f"conformance run: INCOMPLETE RUN: {'; '.join(lost)}, and no process of this run finished a "
+                  "record", file=sys.stderr)
+            return EXIT_BROKEN_PIPE if gone else code or EXIT_INCOMPLETE
+        metas = [_meta_line(path) for path in found]
+        interrupted = [f"part {path.stem.removeprefix('part-').replace('-of-', '/')}: {m['interrupted']}"
+                       for path, m in zip(found, metas) if m.get("interrupted")]
+        interrupted += [f"{why}, and no process of it finished a record" for why in lost]
+        meta = {"interrupted": "; ".join(interrupted)} if interrupted else {}
+        if partial := selection(metas):
+            meta["partial"] = partial
+        for why in interrupted:
+            print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
+        from conformance.report import build_reports
+
+        summary = build_reports(found, out, baseline=[Path(b) for b in args.baseline or []] or None,
+                                title="conformance run", meta=meta, parsed=tail.parsed)
+        durations.remember(summary.records)
+        checked = not (args.k or interrupted)  # each part said it could not check: the whole run can
+        stale = _stale(args, summary.records) if checked else []
+        if stale and code == 0:
+            code = 1  # --strict-expectations of the whole run (the parts checked only entries that never match)
+        said = stale or (["expectations: every entry matched an item of the whole run"] if checked else [])
+        return finish(summary, start, code, gone, bool(interrupted), said)
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
 
 
-def remember(records: list) -> None:
-    """This run's seconds per item (its record's time, or its share of a batch) added to the kept durations."""
-    from conformance.plugin.shards import read_costs
-    from conformance.user_cache import cache_dir
+def _meta_line(path: Path) -> dict:
+    with path.open(encoding="utf-8") as lines:
+        first = json.loads(lines.readline() or "{}")
+    meta = first.get("meta") if isinstance(first, dict) else None
+    return meta if isinstance(meta, dict) else {}
 
-    folder = cache_dir()
-    if folder is None or not records:
-        return
-    path = folder / DURATIONS
-    try:
-        kept = read_costs(path) if path.is_file() else {}
-    except ValueError:
-        kept = {}
-    mine = {r.nodeid: round(max(r.duration_s or 0.0, r.runtime_s or 0.0), 4) for r in records if r.nodeid}
-    kept = {**kept, **mine} if len(kept) + len(mine) <= DURATIONS_LIMIT else mine
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}")
-        temporary.write_text(json.dumps(kept, separators=(",", ":")), encoding="utf-8")
-        os.replace(temporary, path)  # a reader sees the old file or the new one, never half of one
-    except OSError:
-        pass  # a read-only cache folder: the next run estimates
+
+def _stale(args: argparse.Namespace, records: list) -> list[str]:
+    """The whole run's stale expectations entries, as ``--strict-expectations`` names them in one process."""
+    from conformance.expectations import Expectations
+    from conformance.plugin.gate import expectation_files, stale_lines
+    from conformance.records import base_backend
+
+    backends = sorted({base_backend(r.backend) for r in records})
+    files = expectation_files(backends, [Path(e).resolve() for e in args.expectations],
+                              defaults=not args.no_default_expectations)
+    expectations = Expectations.load(files)
+    if not expectations.entries:
+        return []
+    return stale_lines(expectations, records, "", args.no_default_cases)

@@ -149,7 +149,7 @@ def _run(args: argparse.Namespace, out: Path) -> int:
         print(f"conformance run: {exc}", file=sys.stderr)
         return 4
     if count > 1:  # a user's --shard runs as one pytest (with pytest-xdist's -n): a shard of it is not a part
-        return _run_parts(args, out, count)
+        return parts.run_in_parts(args, out, count)
     if not args.shard:
         args.workers = "0"  # one CPU (or -n 0/1): one process, no xdist controller beside a single worker
     return _run_single(args, out)
@@ -192,13 +192,14 @@ def _run_single(args: argparse.Namespace, out: Path) -> int:
 
     summary = build_reports([results], out, baseline=[Path(b) for b in args.baseline or []] or None,
                             title="conformance run")
-    return _finish(summary, start, code, gone, incomplete)
+    return finish(summary, start, code, gone, incomplete)
 
 
-def _finish(summary, start: float, code: int, gone: bool, incomplete: bool, stale: list[str] = ()) -> int:  # noqa: ANN001
+def finish(summary, start: float, code: int, gone: bool, incomplete: bool, said: list[str] = ()) -> int:  # noqa: ANN001
+    """Print the matrix and the summary after ``said`` (the whole run's gate); the run's exit code."""
     from conformance.report import format_terminal_matrix
 
-    for line in stale:
+    for line in said:
         print(line)
     print()
     print(format_terminal_matrix(summary.records))
@@ -210,96 +211,6 @@ def _finish(summary, start: float, code: int, gone: bool, incomplete: bool, stal
     if incomplete:
         return code or EXIT_INCOMPLETE  # exit 0 without a results file is never a pass
     return code or summary.regression_code
-
-
-def _run_parts(args: argparse.Namespace, out: Path, count: int) -> int:
-    """The items in ``count`` parts, one pytest each (cli/parts.py), merged into one run's reports."""
-    import json
-    import shutil
-
-    from conformance.cli import parts
-    from conformance.plugin.durable import results_run_id, salvage
-    from conformance.plugin.runlock import new_run_id
-
-    results = out / "results.jsonl"
-    if results.exists():
-        results.unlink()  # a stale file must never pass for this run's results
-    parts.remove_stale(out)
-    run_id = new_run_id()
-    where = parts.folder(out, run_id)
-    where.mkdir()
-    files = parts.results_files(where, count)
-    costs = parts.snapshot_costs(where)  # earlier runs' seconds per item: the parts end together
-    cmds = [build_pytest_args(args, f, run_id, part=f"{i}/{count}", costs=costs) for i, f in enumerate(files, 1)]
-    print(f"+ {count} parts side by side, --shard=i/{count} each: " + " ".join(cmds[0]), flush=True)
-    start = time.monotonic()
-    try:
-        codes, gone = parts.run(cmds, {**os.environ, "PYTHONUNBUFFERED": "1"})
-        code = parts.combined(codes)
-        if code == 4 and not any(f.exists() for f in files):
-            return code  # pytest refused the command line and said why (an unknown --backend, ...)
-        found, lost = [], []
-        for i, (path, part_code) in enumerate(zip(files, codes), 1):
-            if path.exists() and results_run_id(path) == run_id:
-                found.append(path)
-                continue
-            if part_code == 5 and not path.exists():
-                continue  # no item fell in this part (-k): nothing to write
-            why = f"part {i}/{count}: pytest exited with code {part_code} before writing its results file"
-            if salvage(path, why, run_id):
-                found.append(path)
-            else:
-                lost.append(why)
-        if not found:
-            if code == 5:
-                print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
-                      "the installed ones), -k and the case folders (`conformance list`)", file=sys.stderr)
-                return code
-            print(f"conformance run: INCOMPLETE RUN: {'; '.join(lost)}, and no process of this run finished a "
-                  "record", file=sys.stderr)
-            return EXIT_BROKEN_PIPE if gone else code or EXIT_INCOMPLETE
-        metas = [_meta_line(path, json) for path in found]
-        interrupted = [f"part {path.stem.removeprefix('part-').replace('-of-', '/')}: {m['interrupted']}"
-                       for path, m in zip(found, metas) if m.get("interrupted")]
-        interrupted += [f"{why}, and no process of it finished a record" for why in lost]
-        meta = {"interrupted": "; ".join(interrupted)} if interrupted else {}
-        if partial := parts.selection(metas):
-            meta["partial"] = partial
-        for why in interrupted:
-            print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
-        from conformance.report import build_reports
-
-        summary = build_reports(found, out, baseline=[Path(b) for b in args.baseline or []] or None,
-                                title="conformance run", meta=meta)
-        parts.remember(summary.records)
-        stale = [] if args.k or interrupted else _stale(args, summary.records)
-        if stale and code == 0:
-            code = 1  # --strict-expectations of the whole run (the parts checked only entries that never match)
-        return _finish(summary, start, code, gone, bool(interrupted), stale)
-    finally:
-        shutil.rmtree(where, ignore_errors=True)
-
-
-def _meta_line(path: Path, json) -> dict:  # noqa: ANN001
-    with path.open(encoding="utf-8") as lines:
-        first = json.loads(lines.readline() or "{}")
-    meta = first.get("meta") if isinstance(first, dict) else None
-    return meta if isinstance(meta, dict) else {}
-
-
-def _stale(args: argparse.Namespace, records: list) -> list[str]:
-    """The whole run's stale expectations entries, as ``--strict-expectations`` names them in one process."""
-    from conformance.expectations import Expectations
-    from conformance.plugin.gate import expectation_files, stale_lines
-    from conformance.records import base_backend
-
-    backends = sorted({base_backend(r.backend) for r in records})
-    files = expectation_files(backends, [Path(e).resolve() for e in args.expectations],
-                              defaults=not args.no_default_expectations)
-    expectations = Expectations.load(files)
-    if not expectations.entries:
-        return []
-    return stale_lines(expectations, records, "", args.no_default_cases)
 
 
 def run_forwarding_signals(cmd: list[str], env: dict[str, str], stdout: IO[str] | None = None) -> tuple[int, bool]:

@@ -6,7 +6,7 @@ Reports read records only (never cases or backends), so they run anywhere the re
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -154,6 +154,7 @@ def build_reports(
     generated: datetime | None = None,
     transform: Callable[[list[ResultRecord]], list[ResultRecord]] | None = None,
     meta: dict[str, str] | None = None,
+    parsed: Mapping[str, ResultRecord] | None = None,
 ) -> ReportSummary:
     """Merge result files, write index.html (its details/ beside it), junit.xml and results.jsonl into out_dir,
     diff against a baseline.
@@ -161,9 +162,10 @@ def build_reports(
     ``baseline`` files are merged the same way as the results (a baseline may be sharded too). ``transform``
     maps the merged records before anything is written (``--rejudge``: today's expectations applied again).
     ``meta`` (interrupted, partial) replaces what the files' meta lines say, for a caller who knows the run better:
-    `conformance run`, whose parts are its shards (cli/parts.py).
+    `conformance run`, whose parts are its shards (cli/parts.py). ``parsed``: records already read from lines of
+    that exact text (read while the run went on), taken as they are.
     """
-    merged = merge_files(result_files)
+    merged = merge_files(result_files, parsed)
     if meta is not None:
         merged.meta = dict(meta)
     records = merged.records if transform is None else transform(merged.records)

@@ -9,7 +9,7 @@ later green rerun; the disagreement is reported so a human can see the flake.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,9 +99,10 @@ def results_budget() -> Budget:
     return Budget(MAX_RESULTS_BYTES, RESULTS_BYTES_ENV)
 
 
-def merge_files(paths: Iterable[Path]) -> MergeResult:
+def merge_files(paths: Iterable[Path], parsed: Mapping[str, ResultRecord] | None = None) -> MergeResult:
     """Read and merge JSON-lines result files (a malformed line raises ValueError naming file and line; files
-    larger together than ``MAX_RESULTS_BYTES`` raise ValueError naming the limit)."""
+    larger together than ``MAX_RESULTS_BYTES`` raise ValueError naming the limit). ``parsed``: records already read
+    from lines of that exact text (read_records)."""
     metas: dict[str, list[dict]] = {}
     torn: list[str] = []
     budget = results_budget()
@@ -109,7 +110,8 @@ def merge_files(paths: Iterable[Path]) -> MergeResult:
     def read(path: Path) -> Iterable[ResultRecord]:
         # a killed run's part file may end in half a line (docs/ci-gate.md sends users to report on the parts)
         part = PART in Path(path).name
-        yield from read_records(Path(path), metas.setdefault(str(path), []), torn if part else None, budget=budget)
+        yield from read_records(Path(path), metas.setdefault(str(path), []), torn if part else None, budget=budget,
+                                parsed=parsed)
 
     merged = merge_records((str(p), read(p)) for p in paths)
     merged.meta = run_meta(metas)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import parts, run
+from conformance.cli import durations, parts, run
 
 CASES = """\
 op: AveragePool
@@ -51,6 +51,7 @@ def test_parts_write_the_records_of_one_process_and_leave_no_part_behind(corpus,
     assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "two")]) == 0
     out = capfd.readouterr().out
     assert "[1/2] " in out and "[2/2] " in out and "5 records, 0 failing" in out
+    assert "expectations: every entry matched an item of the whole run" in out
     one_meta, one = records(tmp_path / "one" / "results.jsonl")
     two_meta, two = records(tmp_path / "two" / "results.jsonl")
     assert len(one) == 5 and two == one
@@ -118,13 +119,13 @@ def test_a_run_keeps_its_durations_and_the_next_run_balances_its_parts_by_them(c
     monkeypatch.setenv("CONFORMANCE_CACHE_DIR", str(tmp_path / "cache"))
     assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "first")]) == 0
     assert "--shard-costs" not in capfd.readouterr().out.split("\n", 1)[0]  # nothing kept yet: estimates
-    kept = json.loads((tmp_path / "cache" / parts.DURATIONS).read_text())
+    kept = json.loads((tmp_path / "cache" / durations.DURATIONS).read_text())
     _, found = records(tmp_path / "first" / "results.jsonl")
     assert len(kept) == len(found) and all(isinstance(s, float) and s >= 0 for s in kept.values())
     assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "second")]) == 0
     assert "--shard-costs=" in capfd.readouterr().out.split("\n", 1)[0]
     assert records(tmp_path / "second" / "results.jsonl")[1] == found
-    (tmp_path / "cache" / parts.DURATIONS).write_text("{damaged")  # a damaged cache: estimates, never a failure
+    (tmp_path / "cache" / durations.DURATIONS).write_text("{damaged")  # a damaged cache: estimates, never a failure
     assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "third")]) == 0
     assert "--shard-costs" not in capfd.readouterr().out.split("\n", 1)[0]
-    assert json.loads((tmp_path / "cache" / parts.DURATIONS).read_text()).keys() == kept.keys()  # written afresh
+    assert json.loads((tmp_path / "cache" / durations.DURATIONS).read_text()).keys() == kept.keys()  # written afresh
