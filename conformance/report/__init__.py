@@ -184,8 +184,14 @@ def build_reports(
         cross_path.write_text(cross, encoding="utf-8")
     elif (out_dir / CROSS_SPEC).exists():
         (out_dir / CROSS_SPEC).unlink()  # a stale page must never pass for this run's
+    # a record read from a line is written as that line (the one serializer wrote it): nothing serialized twice
+    lines = {id(record): line for line, record in parsed.items()} if parsed and transform is None else {}
+
+    def text(record: ResultRecord) -> str:
+        return lines.get(id(record)) or record.to_json()
+
     write_side_by_side({
-        str(results): lambda: write_records(results, records, {**merged.meta, **machines_meta}),  # the one serializer
+        str(results): lambda: write_records(results, records, {**merged.meta, **machines_meta}, text=text),
         str(junit): lambda: write_junit(junit, records, name=title or "conformance", machines=merged.machines),
         str(html): lambda: write_html(
             html,

@@ -40,3 +40,16 @@ def test_the_merge_takes_a_kept_record_for_its_line_and_reads_the_others(tmp_pat
     kept = replace(a, reason="kept")  # a stand-in: proves the kept object is the one taken, not a reread
     taken = merge_files([path], parsed={a.to_json(): kept}).records
     assert plain == [a, b] and taken == [kept, b] and taken[0] is kept
+
+
+def test_a_record_read_from_a_line_is_written_back_as_that_line(tmp_path):
+    from conformance.records import parse_line
+    from conformance.report import build_reports
+
+    a, b = (rec("AveragePool", 22, case, "float32", "onnxruntime", "pass") for case in "ab")
+    spelled = json.dumps(json.loads(a.to_json()), separators=(", ", ": "))  # the same record, other spacing
+    source = tmp_path / "part-1-of-1.jsonl"
+    source.write_text(spelled + "\n" + b.to_json() + "\n")
+    summary = build_reports([source], tmp_path / "out", parsed={spelled: parse_line(spelled)})
+    assert summary.records == [a, b]
+    assert (tmp_path / "out" / "results.jsonl").read_text().splitlines()[-2:] == [spelled, b.to_json()]
