@@ -156,7 +156,7 @@ def selection(metas: list[dict]) -> str:
 def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
     """`conformance run` with the items in ``count`` parts, one pytest each, merged into one run's reports."""
     from conformance.cli import durations
-    from conformance.cli.run import EXIT_BROKEN_PIPE, EXIT_INCOMPLETE, build_pytest_args, finish
+    from conformance.cli.run import EXIT_BROKEN_PIPE, EXIT_INCOMPLETE, build_pytest_args, finish, say_nothing_collected
     from conformance.cli.tailing import Tail
     from conformance.plugin.durable import results_run_id, salvage
     from conformance.plugin.runlock import new_run_id
@@ -193,8 +193,7 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
                 lost.append(why)
         if not found:
             if code == 5:
-                print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
-                      "the installed ones), -k and the case folders (`conformance list`)", file=sys.stderr)
+                say_nothing_collected()
                 return code
             print(f"conformance run: INCOMPLETE RUN: {'; '.join(lost)}, and no process of this run finished a "
                   "record", file=sys.stderr)

@@ -179,8 +179,7 @@ def _run_single(args: argparse.Namespace, out: Path) -> int:
             why = (f"pytest exited with code {code}, and the results file is not this run's (run id "
                    f"{owner or 'none'}, this run {run_id}): another run replaced it")
         if code == 5:
-            print("conformance run: no case item was collected: check --backend (`conformance backends` lists "
-                  "the installed ones), -k, --shard and the case folders (`conformance list`)", file=sys.stderr)
+            say_nothing_collected()
         if not salvage(results, why, run_id):
             # no report to carry the INCOMPLETE RUN note: the line says it (a log grep for it must find it)
             print(f"conformance run: INCOMPLETE RUN: {why}, and no process of this run finished a record",
@@ -193,6 +192,12 @@ def _run_single(args: argparse.Namespace, out: Path) -> int:
     summary = build_reports([results], out, baseline=[Path(b) for b in args.baseline or []] or None,
                             title="conformance run")
     return finish(summary, start, code, gone, incomplete)
+
+
+def say_nothing_collected() -> None:
+    """pytest's exit code 5, in words: what to check."""
+    print("conformance run: no case item was collected: check --backend (`conformance backends` lists the "
+          "installed ones), -k, --shard and the case folders (`conformance list`)", file=sys.stderr)
 
 
 def finish(summary, start: float, code: int, gone: bool, incomplete: bool, said: list[str] = ()) -> int:  # noqa: ANN001
