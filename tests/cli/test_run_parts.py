@@ -119,13 +119,17 @@ def test_a_run_keeps_its_durations_and_the_next_run_balances_its_parts_by_them(c
     monkeypatch.setenv("CONFORMANCE_CACHE_DIR", str(tmp_path / "cache"))
     assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "first")]) == 0
     assert "--shard-costs" not in capfd.readouterr().out.split("\n", 1)[0]  # nothing kept yet: estimates
-    kept = json.loads((tmp_path / "cache" / durations.DURATIONS).read_text())
+    path = durations.durations_file()
+    assert path is not None and path.is_relative_to(tmp_path / "cache")
+    kept = json.loads(path.read_text())
     _, found = records(tmp_path / "first" / "results.jsonl")
     assert len(kept) == len(found) and all(isinstance(s, float) and s >= 0 for s in kept.values())
     assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "second")]) == 0
     assert "--shard-costs=" in capfd.readouterr().out.split("\n", 1)[0]
     assert records(tmp_path / "second" / "results.jsonl")[1] == found
-    (tmp_path / "cache" / durations.DURATIONS).write_text("{damaged")  # a damaged cache: estimates, never a failure
+    path.write_text("{damaged")  # a damaged cache: estimates, never a failure
     assert run.main([*corpus, "-n", "2", "-o", str(tmp_path / "third")]) == 0
     assert "--shard-costs" not in capfd.readouterr().out.split("\n", 1)[0]
-    assert json.loads((tmp_path / "cache" / durations.DURATIONS).read_text()).keys() == kept.keys()  # written afresh
+    assert json.loads(path.read_text()).keys() == kept.keys()  # written afresh
+    monkeypatch.chdir(tmp_path)  # another working folder: node ids name other items there
+    assert durations.durations_file() != path

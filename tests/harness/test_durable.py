@@ -125,8 +125,10 @@ def conformance_run(folder: Path, *args: str, sigint_ignored: bool = False) -> s
            "--", "--no-default-cases", "--no-default-expectations", "--no-reference", "-p", "no:randomly"]
     # sigint_ignored: started as a non-interactive shell starts a background job (`conformance run &` in a script)
     ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
-    return subprocess.Popen(cmd, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=ignore)
+    # no kept durations (cli/durations.py): the parts split by the estimate alone, whatever an earlier run took
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CONFORMANCE_CACHE_DIR": "off"}
+    return subprocess.Popen(cmd, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            preexec_fn=ignore)
 
 
 def test_os_exit_zero_is_never_a_clean_run(scratch):
