@@ -153,6 +153,9 @@ def test_sigterm_to_conformance_run_still_writes_results_and_report(scratch, sig
         if parts and len(statuses(parts[0])) == 2:
             break
         time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail(f"a and b never got their records: {proc.communicate()[0]}")
     time.sleep(0.5)
     proc.send_signal(signal.SIGTERM)
     output, _ = proc.communicate(timeout=120)
@@ -184,6 +187,9 @@ def test_conformance_run_in_parts_keeps_every_finished_record_of_a_part_that_die
         if done and parts and len(statuses(parts[0])) == 1:
             break
         time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail(f"part 1 never finished with part 2 hanging after b: {proc.communicate()[0]}")
     time.sleep(0.5)
     proc.send_signal(signal.SIGTERM)
     output, _ = proc.communicate(timeout=120)
