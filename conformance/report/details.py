@@ -19,7 +19,7 @@ from pathlib import Path
 
 from conformance.records import ResultRecord
 
-from .embed import pack
+from .embed import pack_json
 
 FOLDER = "details"
 #: records per file: ~0.3 MB each for the whole corpus, so opening a record reads one small file
@@ -37,8 +37,7 @@ class Details:
 
 def split(records: Sequence[ResultRecord], chunk: int = CHUNK) -> Details:
     """The records' detail files, CHUNK records each in record order."""
-    texts = [json.dumps(pack(records[i:i + chunk]), separators=(",", ":"), ensure_ascii=False)
-             for i in range(0, len(records), chunk)]
+    texts = [pack_json(records[i:i + chunk]) for i in range(0, len(records), chunk)]
     digest = hashlib.sha256()
     for text in texts:
         digest.update(text.encode("utf-8"))

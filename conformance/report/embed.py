@@ -71,8 +71,9 @@ def pool_grid(grid: list[list[Any]]) -> list[list[Any]]:
     ]
 
 
-def compact(record: ResultRecord) -> dict[str, Any]:
-    """The record's non-empty fields (shallow: dataclasses.asdict deep-copies and dominated the build time)."""
+def compact(record: ResultRecord, check: bool = True) -> dict[str, Any]:
+    """The record's non-empty fields (shallow: dataclasses.asdict deep-copies and dominated the build time), NaN
+    and inf as strings (``check=False``: as they are, for a caller whose encoder refuses them)."""
     data = {}
     for name in FIELDS:
         value = getattr(record, name)
@@ -83,7 +84,7 @@ def compact(record: ResultRecord) -> dict[str, Any]:
         elif name == "outputs":
             value = [{**o, "error_grid": pool_grid(o["error_grid"])} if o.get("error_grid") else o for o in value]
         data[name] = value
-    return finite(data)
+    return finite(data) if check else data
 
 
 class StringTable:
@@ -101,12 +102,12 @@ class StringTable:
         return found
 
 
-def pack(records: Sequence[ResultRecord]) -> dict[str, Any]:
-    """``{fields, interned, strings, rows}``; the page turns each row back into an object."""
+def pack(records: Sequence[ResultRecord], check: bool = True) -> dict[str, Any]:
+    """``{fields, interned, strings, rows}``; the page turns each row back into an object. ``check``: as compact's."""
     table = StringTable()
     rows = []
     for record in records:
-        data = compact(record)
+        data = compact(record, check)
         row: list[Any] = []
         for name in FIELDS:
             value = data.get(name)
@@ -124,6 +125,16 @@ SUMMARY = ("id", "backend", "status", "reason", "expectation", "row")
 #: A reason longer than this is clipped in the summary (the list shows one line of it; the whole reason is in the
 #: record's details): tract's and OpenVINO's error chains run to 5,000 characters and ~1 MB of the whole corpus.
 REASON_CHARS = 240
+
+
+def pack_json(records: Sequence[ResultRecord]) -> str:
+    """pack() as JSON text. Records hold a NaN or inf rarely (read from a results file: never, they are strings
+    there), so the records are encoded as they are, and checked for those one by one only when the encoder refuses:
+    one encoder pass per chunk instead of one per record and one per chunk."""
+    try:
+        return json.dumps(pack(records, check=False), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        return json.dumps(pack(records), separators=(",", ":"), ensure_ascii=False)
 
 
 def clip(text: str, limit: int = REASON_CHARS) -> str:

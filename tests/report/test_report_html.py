@@ -100,6 +100,7 @@ def test_terminal_matrix(records: list) -> None:
 
 def test_packed_data_round_trips(records: list) -> None:
     records[0].reason = "an error chain " * 100  # clipped in the page's list; whole in its details
+    records[8].max_abs_err = float("nan")  # a chunk holding one is encoded again with NaN/inf as strings
     page = render_html(records)
     (island,) = DATA.findall(page)
     summary = unpack_summary(json.loads(island)["summary"])
@@ -108,6 +109,7 @@ def test_packed_data_round_trips(records: list) -> None:
     split = details.split(records, chunk=7)  # several files, the last one short
     assert len(split.files) == -(-len(records) // 7)
     assert detail_records(split) == [json.loads(json.dumps(compact(r))) for r in records]
+    assert detail_records(split)[8]["max_abs_err"] == "nan"
     assert len(summary[0]["reason"]) == REASON_CHARS and len(detail_records(split)[0]["reason"]) == 1500
     assert json.loads(island)["details"]["token"] == details.split(records).token
 
