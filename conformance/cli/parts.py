@@ -158,6 +158,7 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
     from conformance.cli import durations
     from conformance.cli.run import EXIT_BROKEN_PIPE, EXIT_INCOMPLETE, build_pytest_args, finish, say_nothing_collected
     from conformance.cli.tailing import Tail
+    from conformance.cli.whole_stale import WholeRunStale
     from conformance.plugin.durable import results_run_id, salvage
     from conformance.plugin.runlock import new_run_id
 
@@ -174,7 +175,8 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
     print(f"+ {count} parts side by side, --shard=i/{count} each: " + " ".join(cmds[0]), flush=True)
     start = time.monotonic()
     try:
-        with Tail(where) as tail:  # the records read as the parts write them: the merge reads no line twice
+        # the records read as the parts write them (the merge reads no line twice), and the expectations files
+        with Tail(where) as tail, WholeRunStale(args) as expectations:
             codes, gone = run(cmds, {**os.environ, "PYTHONUNBUFFERED": "1"})
         code = combined(codes)
         if code == 4 and not any(f.exists() for f in files):
@@ -209,11 +211,13 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
             print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
         from conformance.report import build_reports
 
-        summary = build_reports(found, out, baseline=[Path(b) for b in args.baseline or []] or None,
-                                title="conformance run", meta=meta, parsed=tail.parsed)
-        durations.remember(summary.records)
         checked = not (args.k or interrupted)  # each part said it could not check: the whole run can
-        stale = _stale(args, summary.records) if checked else []
+        stale: list[str] = []
+        summary = build_reports(found, out, baseline=[Path(b) for b in args.baseline or []] or None,
+                                title="conformance run", meta=meta, parsed=tail.parsed,
+                                alongside=(lambda records: stale.extend(expectations.lines(records))) if checked
+                                else None)
+        durations.remember(summary.records)
         if stale and code == 0:
             code = 1  # --strict-expectations of the whole run (the parts checked only entries that never match)
         said = stale or (["expectations: every entry matched an item of the whole run"] if checked else [])
@@ -227,18 +231,3 @@ def _meta_line(path: Path) -> dict:
         first = json.loads(lines.readline() or "{}")
     meta = first.get("meta") if isinstance(first, dict) else None
     return meta if isinstance(meta, dict) else {}
-
-
-def _stale(args: argparse.Namespace, records: list) -> list[str]:
-    """The whole run's stale expectations entries, as ``--strict-expectations`` names them in one process."""
-    from conformance.expectations import Expectations
-    from conformance.plugin.gate import expectation_files, stale_lines
-    from conformance.records import base_backend
-
-    backends = sorted({base_backend(r.backend) for r in records})
-    files = expectation_files(backends, [Path(e).resolve() for e in args.expectations],
-                              defaults=not args.no_default_expectations)
-    expectations = Expectations.load(files)
-    if not expectations.entries:
-        return []
-    return stale_lines(expectations, records, "", args.no_default_cases)

@@ -155,6 +155,7 @@ def build_reports(
     transform: Callable[[list[ResultRecord]], list[ResultRecord]] | None = None,
     meta: dict[str, str] | None = None,
     parsed: Mapping[str, ResultRecord] | None = None,
+    alongside: Callable[[list[ResultRecord]], None] | None = None,
 ) -> ReportSummary:
     """Merge result files, write index.html (its details/ beside it), junit.xml and results.jsonl into out_dir,
     diff against a baseline.
@@ -163,7 +164,8 @@ def build_reports(
     maps the merged records before anything is written (``--rejudge``: today's expectations applied again).
     ``meta`` (interrupted, partial) replaces what the files' meta lines say, for a caller who knows the run better:
     `conformance run`, whose parts are its shards (cli/parts.py). ``parsed``: records already read from lines of
-    that exact text (read while the run went on), taken as they are.
+    that exact text (read while the run went on), taken as they are. ``alongside``: the caller's own work on the
+    merged records, done while the files are written (side_by_side.py).
     """
     merged = merge_files(result_files, parsed)
     if meta is not None:
@@ -205,7 +207,7 @@ def build_reports(
             notes=run_notes(merged.meta),
             machines=merged.machines,
         ),
-    })
+    }, meanwhile=None if alongside is None else lambda: alongside(records))
     counts = Counter(r.status for r in records)
     return ReportSummary(
         total=len(records),

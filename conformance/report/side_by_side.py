@@ -26,19 +26,26 @@ class WriterFailed(RuntimeError):
     """A writer's child ended without writing its file (killed, crashed, or raised something unexpected)."""
 
 
-def write_side_by_side(jobs: dict[str, Callable[[], None]]) -> None:
+def write_side_by_side(jobs: dict[str, Callable[[], None]], meanwhile: Callable[[], None] | None = None) -> None:
     """Run every job (name: a function writing one output); a job that raises makes this raise it, after every
-    other job has finished. In forked children when this process may fork, else in order."""
+    other job has finished. In forked children when this process may fork, else in order. ``meanwhile``: the
+    caller's own work, done in this process while the children write (after them when there are none)."""
     if len(jobs) < 2 or not _may_fork():
         for job in jobs.values():
             job()
+        if meanwhile is not None:
+            meanwhile()
         return
     gc.freeze()  # the children's collections must not touch (and so copy) every object's header
     try:
         children = {_start(job): name for name, job in jobs.items()}
     finally:
         gc.unfreeze()
-    failures = [_outcome(pid, read, name) for (pid, read), name in children.items()]
+    try:
+        if meanwhile is not None:
+            meanwhile()
+    finally:  # whatever meanwhile raised, every child is waited for (no zombie, no half-written report left behind)
+        failures = [_outcome(pid, read, name) for (pid, read), name in children.items()]
     for failure in failures:
         if failure is not None:
             raise failure

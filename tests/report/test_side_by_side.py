@@ -88,3 +88,44 @@ def test_a_process_with_threads_writes_in_order(monkeypatch):
     calls = []
     side_by_side.write_side_by_side({"a": lambda: calls.append(os.getpid()), "b": lambda: calls.append(os.getpid())})
     assert calls == [os.getpid(), os.getpid()]
+
+
+MEANWHILE = textwrap.dedent("""
+    import os, sys, time
+    from pathlib import Path
+    from conformance.report.side_by_side import write_side_by_side
+    out = Path({out!r})
+    def slow(name):
+        return lambda: (time.sleep(0.5), (out / name).write_text(str(os.getpid())))
+    def meanwhile():
+        (out / "meanwhile.txt").write_text(str(os.getpid()))
+        if {fail!r}:
+            raise ValueError("the caller's own work failed")
+    try:
+        write_side_by_side({{"a": slow("a.txt"), "b": slow("b.txt")}}, meanwhile=meanwhile)
+    except ValueError as exc:
+        print("raised", exc, (out / "a.txt").exists() and (out / "b.txt").exists())
+    print("parent", os.getpid())
+""")
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2 or not sys.platform.startswith("linux"),
+                    reason="forks only on Linux with 2+ cores")
+@pytest.mark.parametrize("fail", [False, True], ids=["ok", "raises"])
+def test_the_callers_work_runs_in_its_own_process_while_the_writers_write(tmp_path, fail):
+    done = subprocess.run([sys.executable, "-c", MEANWHILE.format(out=str(tmp_path), fail=fail)], capture_output=True,
+                          text=True, timeout=60, check=True)
+    parent = done.stdout.split("parent ")[1].strip()
+    assert (tmp_path / "meanwhile.txt").read_text() == parent  # in the parent, not in a writer
+    assert {(tmp_path / n).read_text() for n in ("a.txt", "b.txt")}.isdisjoint({parent})  # written by children
+    # the caller's work did not wait for the writers (both were still sleeping), and its failure waited for them
+    assert (tmp_path / "meanwhile.txt").stat().st_mtime < (tmp_path / "a.txt").stat().st_mtime
+    assert ("raised the caller's own work failed True" in done.stdout) == fail
+
+
+def test_the_callers_work_runs_after_the_writers_without_a_fork(monkeypatch):
+    monkeypatch.setattr(side_by_side.threading, "active_count", lambda: 2)
+    calls = []
+    side_by_side.write_side_by_side({"a": lambda: calls.append("a"), "b": lambda: calls.append("b")},
+                                    meanwhile=lambda: calls.append("meanwhile"))
+    assert calls == ["a", "b", "meanwhile"]
