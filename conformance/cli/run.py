@@ -32,8 +32,11 @@ def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "",
     """The pytest command of a run, or of one ``part`` ("i/N", cli/parts.py) of it: that shard, in one process,
     balanced by ``costs`` (``--shard-costs``)."""
     # hypothesis's pytest plugin (the test extra) imports hypothesis for its summary: 1.3 s a run uses nothing of
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-rN",
-           f"--results={results}"]
+    # --assert=plain: pytest rewrites the asserts of every module of a distribution that registers a pytest11
+    # plugin, ours included, parsing and compiling each again at every start of every part (no bytecode is kept
+    # for rewritten modules where none may be written): 0.5-1.5 s a process, for items that never assert
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "--assert=plain",
+           "-q", "-rN", f"--results={results}"]
     cmd += [f"--run-id={run_id}"] if run_id else []
     if args.progress:
         # the bar replaces the per-item letters; classic style: no "[100%]" column after them

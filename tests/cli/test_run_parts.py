@@ -111,6 +111,7 @@ def test_a_users_shard_stays_one_pytest_and_a_part_is_a_shard_without_xdist(tmp_
     args = run.parser().parse_args(["--shard=2/4"])
     cmd = run.build_pytest_args(args, tmp_path / "r.jsonl")
     assert "--shard=2/4" in cmd and "-n" in cmd and "--strict-expectations" not in cmd
+    assert "--assert=plain" in cmd  # no process of a run parses and compiles our modules again to rewrite asserts
     part = run.build_pytest_args(run.parser().parse_args([]), tmp_path / "r.jsonl", part="1/2")
     assert "--shard=1/2" in part and "-n" not in part and "--strict-expectations" in part
 
