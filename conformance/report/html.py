@@ -15,11 +15,11 @@ from pathlib import Path
 
 from conformance.records import FAILING, STATUSES, ResultRecord
 
+from . import details as record_details
 from .assets_css import CSS
 from .assets_js import JS
 from .baseline import BaselineDiff, Transition
-from .details import FOLDER, Details, split
-from .details import write as write_details
+from .details import FOLDER, Plan
 from .embed import embed_json, pack_summary
 from .matrix import Cell, Matrix, build_matrix
 from .merge import Duplicate
@@ -214,12 +214,14 @@ def render_html(
     cross_spec: str | None = None,
     notes: Sequence[str] = (),
     machines: Sequence[dict] = (),
-    details: Details | None = None,
+    details: Plan | None = None,
 ) -> str:
-    """The page; each record's details are in ``details`` (details.split(records) when not given), files the
-    caller writes beside it (details.write): the page alone shows the matrix and the results list."""
+    """The page; each record's details are in the files ``details`` plans (details.plan(records, generated) when
+    not given), which the caller writes beside it (details.files, details.write): the page alone shows the matrix
+    and the results list."""
     title = title or "Operator conformance report"
-    when = (generated or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
+    moment = generated or datetime.now(timezone.utc)
+    when = moment.strftime("%Y-%m-%d %H:%M:%S UTC")
     m = build_matrix(records)
     counts: dict[str, int] = {}
     for r in records:
@@ -265,10 +267,9 @@ def render_html(
     unknown = set(shown_statuses(counts)) - set(STATUSES)
     warnings = "".join(f'<p class="mismatch">{escape(n)}</p>' for n in notes)
     host = _machines_html(machines)
-    details = details if details is not None else split(records)
+    details = details if details is not None else record_details.plan(records, moment)
     data = {"statuses": shown_statuses(counts), "failing": sorted(FAILING | unknown), "summary": pack_summary(records),
-            "details": {"folder": FOLDER, "token": details.token, "chunk": details.chunk,
-                        "files": len(details.files)}}
+            "details": {"folder": FOLDER, "token": details.token, "chunk": details.chunk, "files": details.count}}
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -287,7 +288,14 @@ def render_html(
 
 def write_html(path: Path, records: Sequence[ResultRecord], **page: object) -> Path:
     """The page at ``path`` and its details folder beside it (render_html's keywords in ``page``)."""
-    details = split(records)
-    write_details(path.parent, details)
-    path.write_text(render_html(records, details=details, **page), encoding="utf-8")  # type: ignore[arg-type]
+    generated = page.pop("generated", None) or datetime.now(timezone.utc)
+    layout = record_details.plan(records, generated)  # type: ignore[arg-type]
+    record_details.clear(path.parent)
+    record_details.write(path.parent, record_details.files(records, layout))
+    write_page(path, records, layout, generated=generated, **page)
     return path
+
+
+def write_page(path: Path, records: Sequence[ResultRecord], details: Plan, **page: object) -> None:
+    """The page alone, for details files written elsewhere (by other processes: report/__init__.py)."""
+    path.write_text(render_html(records, details=details, **page), encoding="utf-8")  # type: ignore[arg-type]

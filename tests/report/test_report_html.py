@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 from report_records import XSS, rec
@@ -13,6 +14,9 @@ from conformance.report.html import render_html
 
 DATA = re.compile(r'<script type="application/json" id="report-data">(.*?)</script>', re.S)
 CALL = re.compile(r'conformanceDetails\("([0-9a-f]+)",(\d+),(".*")\);\n', re.S)
+
+
+WHEN = datetime(2026, 1, 2, tzinfo=timezone.utc)
 
 
 def detail_records(split: details.Details) -> list[dict]:
@@ -36,10 +40,10 @@ def test_hostile_record_text_is_escaped(records: list) -> None:
     data = json.loads(island)
     evil = next(r for r in unpack_summary(data["summary"]) if "alert" in r["id"])
     assert XSS in evil["id"] and XSS in evil["reason"]
-    evil = next(r for r in detail_records(details.split(records)) if "alert" in r["id"])
+    evil = next(r for r in detail_records(details.split(records, WHEN)) if "alert" in r["id"])
     assert XSS in evil["id"] and XSS in evil["reason"] and evil["attributes"] == {"note": XSS}
     # a details file is one call with one string literal: no record text outside it
-    for _, text in details.split(records).files:
+    for _, text in details.split(records, WHEN).files:
         assert "alert(1)" not in text.replace(CALL.fullmatch(text).group(3), "")
 
 
@@ -101,17 +105,30 @@ def test_terminal_matrix(records: list) -> None:
 def test_packed_data_round_trips(records: list) -> None:
     records[0].reason = "an error chain " * 100  # clipped in the page's list; whole in its details
     records[8].max_abs_err = float("nan")  # a chunk holding one is encoded again with NaN/inf as strings
-    page = render_html(records)
+    page = render_html(records, generated=WHEN)
     (island,) = DATA.findall(page)
     summary = unpack_summary(json.loads(island)["summary"])
     assert summary == [{"id": r.id, "backend": r.backend, "status": r.status, "reason": clip(r.reason),
                         "expectation": r.expectation, "row": f"{r.domain}/{r.op}-{r.version}"} for r in records]
-    split = details.split(records, chunk=7)  # several files, the last one short
+    split = details.split(records, WHEN, chunk=7)  # several files, the last one short
     assert len(split.files) == -(-len(records) // 7)
     assert detail_records(split) == [json.loads(json.dumps(compact(r))) for r in records]
     assert detail_records(split)[8]["max_abs_err"] == "nan"
     assert len(summary[0]["reason"]) == REASON_CHARS and len(detail_records(split)[0]["reason"]) == 1500
-    assert json.loads(island)["details"]["token"] == details.split(records).token
+    assert json.loads(island)["details"]["token"] == details.split(records, WHEN).token
+    assert json.loads(island)["details"]["files"] == len(details.split(records, WHEN).files)
+
+
+def test_details_files_written_in_parts_are_the_files_of_one_writer_and_the_token_names_the_report(records):
+    whole = details.split(records, WHEN, chunk=3)
+    for parts in (2, 3, len(whole.files) + 2):  # a part may hold no file
+        assert [f for part in range(parts) for f in details.files(records, whole, part, parts)] == whole.files
+    # the token changes with the report: when it was made, a record's status, a record more or less
+    other = records[0].status
+    records[0].status = "fail" if other != "fail" else "pass"
+    tokens = {whole.token, details.plan(records, WHEN, 3).token, details.plan(records[1:], WHEN, 3).token,
+              details.plan(records, WHEN.replace(second=1), 3).token}
+    assert len(tokens) == 4
 
 
 def test_merged_file_matches_record_to_json(records: list, tmp_path: Path) -> None:
@@ -157,3 +174,18 @@ def test_details_files_replace_an_earlier_reports_and_never_write_through_a_link
     else:
         raise AssertionError("wrote the details through a symbolic link")
     assert list(target.iterdir()) == []
+
+
+def test_the_report_writes_the_details_files_of_one_writer_whatever_the_writers(records, tmp_path, monkeypatch):
+    import conformance.report as report
+
+    write_records(tmp_path / "r.jsonl", records)
+    monkeypatch.setattr(report.details, "CHUNK", 2)  # several files for the writers to share
+    written = {}
+    for writers in (1, 3):
+        monkeypatch.setattr(report, "detail_writers", lambda n=writers: n)
+        summary = build_reports([tmp_path / "r.jsonl"], tmp_path / str(writers), generated=WHEN)
+        folder = tmp_path / str(writers) / details.FOLDER
+        written[writers] = {p.name: p.read_text() for p in sorted(folder.iterdir())}
+    expected = details.split(summary.records, WHEN, chunk=2).files
+    assert written[1] == written[3] == dict(expected) and len(expected) > 3
