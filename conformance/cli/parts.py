@@ -209,19 +209,24 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
             meta["partial"] = partial
         for why in interrupted:
             print(f"conformance run: {why}; the report shows the records finished before that", file=sys.stderr)
-        from conformance.report import build_reports
+        from conformance.report import build_reports, format_terminal_matrix
 
         checked = not (args.k or interrupted)  # each part said it could not check: the whole run can
         stale: list[str] = []
+        matrix: list[str] = []
+
+        def alongside(records: list) -> None:  # this process's work on the records, while the writers write
+            if checked:
+                stale.extend(expectations.lines(records))
+            durations.remember(records)
+            matrix.append(format_terminal_matrix(records))
+
         summary = build_reports(found, out, baseline=[Path(b) for b in args.baseline or []] or None,
-                                title="conformance run", meta=meta, parsed=tail.parsed,
-                                alongside=(lambda records: stale.extend(expectations.lines(records))) if checked
-                                else None)
-        durations.remember(summary.records)
+                                title="conformance run", meta=meta, parsed=tail.parsed, alongside=alongside)
         if stale and code == 0:
             code = 1  # --strict-expectations of the whole run (the parts checked only entries that never match)
         said = stale or (["expectations: every entry matched an item of the whole run"] if checked else [])
-        return finish(summary, start, code, gone, bool(interrupted), said)
+        return finish(summary, start, code, gone, bool(interrupted), said, matrix=matrix[0])
     finally:
         shutil.rmtree(where, ignore_errors=True)
 

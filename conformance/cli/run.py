@@ -203,14 +203,16 @@ def say_nothing_collected() -> None:
           "installed ones), -k, --shard and the case folders (`conformance list`)", file=sys.stderr)
 
 
-def finish(summary, start: float, code: int, gone: bool, incomplete: bool, said: list[str] = ()) -> int:  # noqa: ANN001
-    """Print the matrix and the summary after ``said`` (the whole run's gate); the run's exit code."""
+def finish(summary, start: float, code: int, gone: bool, incomplete: bool, said: list[str] = (),  # noqa: ANN001
+           matrix: str | None = None) -> int:
+    """Print the matrix (``matrix``: made already) and the summary after ``said`` (the whole run's gate); the run's
+    exit code."""
     from conformance.report import format_terminal_matrix
 
     for line in said:
         print(line)
     print()
-    print(format_terminal_matrix(summary.records))
+    print(format_terminal_matrix(summary.records) if matrix is None else matrix)
     print()
     print(summary.text(), end="")
     print(f"elapsed: {time.monotonic() - start:.0f} s")
