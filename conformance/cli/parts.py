@@ -176,7 +176,7 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
     start = time.monotonic()
     try:
         # the records read as the parts write them (the merge reads no line twice), and the expectations files
-        with Tail(where) as tail, WholeRunStale(args) as expectations:
+        with Tail(where) as tail, WholeRunStale(args, begin=lambda: bool(tail.parsed)) as expectations:
             codes, gone = run(cmds, {**os.environ, "PYTHONUNBUFFERED": "1"})
         code = combined(codes)
         if code == 4 and not any(f.exists() for f in files):
