@@ -339,8 +339,7 @@ def read_records(path: Path, meta: list[dict[str, Any]] | None = None,
                         if meta is not None:
                             meta.append(data[META])
                         continue
-                    check_types(data)
-                    yield ResultRecord.from_dict(data)
+                    yield record_of(data)
                 except RecursionError:  # json.loads of a line nested thousands deep
                     raise ValueError(f"{path}:{number}: not a result record: nested too deeply") from None
                 except (ValueError, TypeError) as exc:
@@ -360,7 +359,13 @@ def parse_line(line: str) -> ResultRecord | None:
         data = json.loads(line)
         if not isinstance(data, dict) or META in data:
             return None
-        check_types(data)
-        return ResultRecord.from_dict(data)
+        return record_of(data)
     except (ValueError, TypeError, RecursionError):
         return None
+
+
+def record_of(data: Any) -> ResultRecord:
+    """The record a decoded results line holds, its fields' types checked (ValueError/TypeError otherwise): the one
+    check of ``read_records`` and ``parse_line`` alike."""
+    check_types(data)
+    return ResultRecord.from_dict(data)
