@@ -50,6 +50,7 @@ def snapshot_costs(where: Path) -> Path | None:
 def remember(records: list) -> None:
     """This run's seconds per item (its record's time, or its share of a batch) added to the kept durations."""
     from conformance.plugin.shards import read_costs
+    from conformance.user_cache import write_atomically
 
     path = durations_file()
     if path is None or not records:
@@ -60,10 +61,7 @@ def remember(records: list) -> None:
         kept = {}
     mine = {r.nodeid: round(max(r.duration_s or 0.0, r.runtime_s or 0.0), 4) for r in records if r.nodeid}
     kept = {**kept, **mine} if len(kept) + len(mine) <= DURATIONS_LIMIT else mine
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}")
-        temporary.write_text(json.dumps(kept, separators=(",", ":")), encoding="utf-8")
-        os.replace(temporary, path)  # a reader sees the old file or the new one, never half of one
+    try:  # a reader sees the old file or the new one, never half of one
+        write_atomically(path, json.dumps(kept, separators=(",", ":")).encode())
     except OSError:
         pass  # a read-only cache folder: the next run estimates

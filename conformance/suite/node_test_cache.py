@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import struct
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from conformance.user_cache import cache_dir
+from conformance.user_cache import cache_dir, write_atomically
 
 #: Bump when the stored layout or the NodeTest fields change: an old file is then simply never looked up.
 FORMAT = 2
@@ -114,16 +112,7 @@ def _store(path: Path, items: tuple, to_json: Callable[[Any], tuple[dict, list[n
     manifest = json.dumps({"format": FORMAT, "items": entries}).encode()
     manifest += b" " * (-(len(MAGIC) + 8 + len(manifest)) % ALIGN)  # the arrays start aligned
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(MAGIC + struct.pack("<Q", len(manifest)) + manifest)
-                handle.writelines(blobs)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        write_atomically(path, b"".join([MAGIC, struct.pack("<Q", len(manifest)), manifest, *blobs]))
     except OSError:
         pass  # a read-only home or a full disk: the run goes on without the cache
 

@@ -18,11 +18,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from conformance.user_cache import write_atomically
 
 ENV = "CONFORMANCE_IREE_CACHE"
 
@@ -85,13 +86,13 @@ class ModuleCache:
                 self._refused[key] = (type(exc).__name__, str(exc))
                 if self.folder is not None:
                     text = json.dumps({"type": type(exc).__name__, "message": str(exc)})
-                    _write_atomically(self.folder / f"{key}.error", text.encode())
+                    write_atomically(self.folder / f"{key}.error", text.encode())
                 raise
             finally:
                 self.stats.compiled += 1
                 self.stats.compile_s += time.perf_counter() - start
             if path is not None:
-                _write_atomically(path, found)
+                write_atomically(path, found)
         self._modules[key] = found
         return found
 
@@ -106,16 +107,3 @@ class ModuleCache:
         if refused is not None:
             self.stats.refusals_replayed += 1
             raise self.refusals[refused[0]](refused[1])
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Another worker may write the same module at the same time: each writes its own file, then renames."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -1,0 +1,135 @@
+"""Parsed YAML documents kept in the user cache, so that a process reading the corpus (each part of
+``conformance run``, each xdist worker, every command) does not parse the same text again.
+
+libyaml's parse of the shipped case and expectations files is 0.4-0.6 s of every such process; the same documents
+read back from JSON take about 0.01 s. A document is kept only when JSON holds it exactly: mappings with string
+keys, lists, strings, numbers, booleans and null, and no container reached twice (a YAML alias would come back as
+two copies). Anything else (a date, an integer key, an alias, a case the loader dropped for its depth) is parsed
+every time. Beside the document: the line of each of its mappings, in pre-order, which the loader's errors cite.
+
+One file per source name (``yaml/<digest of the name>.json``), holding the digest of the text and of the parser it
+was made by: an edited file, another PyYAML or another loader is a miss and the entry is overwritten, so the folder
+holds one file per file read, not one per version; past ``LIMIT`` entries, the least recently written go. Texts
+under ``MIN_SIZE`` are neither kept nor looked up (they parse in well under a millisecond). Anything wrong with an
+entry (unreadable, truncated, foreign) is a miss. ``CONFORMANCE_CACHE_DIR=off`` turns it off with the other caches.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from conformance.user_cache import cache_dir, write_atomically
+
+#: Bump when the entry's layout changes.
+FORMAT = 1
+#: the folder of the user cache holding the entries
+FOLDER = "yaml"
+#: texts shorter than this (characters) are parsed every time
+MIN_SIZE = 4096
+#: entries kept at most: a store past it removes the oldest (case files under changing temporary folders)
+LIMIT = 1000
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+class _NotPlain(Exception):
+    """The document holds something JSON would not give back as it is."""
+
+
+@functools.cache
+def _parser() -> str:
+    """What the documents are a function of besides the text: PyYAML's version and our loader's code."""
+    import yaml
+
+    from conformance.suite import depth, loader
+
+    digest = hashlib.sha256(f"format {FORMAT}\nyaml {yaml.__version__}\n".encode())
+    for module in (loader, depth):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return digest.hexdigest()
+
+
+def _entry(name: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / FOLDER / f"{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.json"
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _mappings(document: Any) -> Iterator[dict]:
+    """Every mapping of ``document`` in pre-order (the same order for a parsed document and its JSON copy); raises
+    _NotPlain for anything JSON does not hold exactly."""
+    seen: set[int] = set()
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict or kind is list:
+            if id(value) in seen:
+                raise _NotPlain  # one object reached twice: a YAML alias
+            seen.add(id(value))
+            if kind is dict:
+                if any(type(key) is not str for key in value):
+                    raise _NotPlain
+                yield value
+                stack.extend(reversed(list(value.values())))
+            else:
+                stack.extend(reversed(value))
+        elif kind not in _SCALARS:
+            raise _NotPlain
+
+
+def load(text: str, name: str) -> tuple[Any, dict[int, int]] | None:
+    """The document parsed from ``text`` (read as ``name``) and its mappings' lines, or None when not kept."""
+    path = _entry(name) if len(text) >= MIN_SIZE else None
+    if path is None:
+        return None
+    try:
+        entry = json.loads(path.read_bytes())
+        if (not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("parser") != _parser()
+                or entry.get("text") != _text_digest(text) or not isinstance(entry.get("lines"), list)):
+            return None
+        document, kept = entry["document"], entry["lines"]
+        lines: dict[int, int] = {}
+        count = 0
+        for count, mapping in enumerate(_mappings(document), 1):
+            line = kept[count - 1] if count <= len(kept) else None
+            if line is not None:
+                lines[id(mapping)] = line
+        return (document, lines) if count == len(kept) else None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, _NotPlain):
+        return None
+
+
+def store(text: str, name: str, document: Any, lines: dict[int, int]) -> None:
+    """Keep ``document`` (parsed from ``text``) when JSON holds it exactly; a cache that cannot be written is
+    skipped silently."""
+    path = _entry(name) if len(text) >= MIN_SIZE else None
+    if path is None:
+        return
+    try:
+        kept = [lines.get(id(mapping)) for mapping in _mappings(document)]
+        data = json.dumps({"format": FORMAT, "parser": _parser(), "text": _text_digest(text), "lines": kept,
+                           "document": document}, separators=(",", ":"))
+        write_atomically(path, data.encode())
+        _prune(path.parent)
+    except (_NotPlain, OSError, ValueError, TypeError, RecursionError):
+        pass
+
+
+def _prune(folder: Path) -> None:
+    entries = list(folder.glob("*.json"))
+    if len(entries) <= LIMIT:
+        return
+    by_age = sorted(entries, key=lambda entry: entry.stat().st_mtime)
+    for entry in by_age[:len(entries) - LIMIT]:
+        entry.unlink(missing_ok=True)
