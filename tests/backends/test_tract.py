@@ -100,3 +100,17 @@ cases:
     assert not backend.supports(f32) and backend.supports(f32).reason == first.reason
     assert backend.supports(bf16)  # a bfloat16 case fails on its type first: not refused for its op
     assert run_backend(bf16, backend).status == "unsupported" and not backend.supports(bf16)
+
+
+def test_a_refused_model_s_reason_holds_no_backtrace_whatever_rust_backtrace_says(monkeypatch):
+    """With RUST_BACKTRACE=1, each of tract's errors captured a stack backtrace (~90 ms) and carried it (this
+    machine's build paths) into the record's reason: the record depended on the user's environment."""
+    from conformance.backends.isolation.isolated_backend import IsolatedBackend
+
+    monkeypatch.setenv("RUST_BACKTRACE", "1")
+    monkeypatch.delenv("RUST_LIB_BACKTRACE", raising=False)  # the worker's own backend must set it
+    with IsolatedBackend("tract", timeout=60) as isolated:
+        record = run_backend(instance("ai.onnx", "AveragePool", 1, {"kernel_shape": [-1, 2]}, [1, 1, 4, 4],
+                                      expect="error", reason="negative kernel"), isolated)
+    assert record.status == "pass", record.reason
+    assert "TractError" in record.reason and "backtrace" not in record.reason.lower(), record.reason

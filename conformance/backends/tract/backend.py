@@ -22,7 +22,7 @@ from conformance.backends.base import Answer, Support, Unsupported
 from conformance.backends.batching.onnx_graph import OnnxBatchMixin
 from conformance.backends.discovery import presence
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.backends.tract.run_tract import load, run_runnable
+from conformance.backends.tract.run_tract import load, quiet_error_backtraces, run_runnable
 from conformance.model import CaseInstance
 
 _UNIMPLEMENTED = re.compile(r"Unimplemented\((\w+)\)")
@@ -55,6 +55,7 @@ class TractBackend(OnnxBatchMixin, OnnxModelBackend):  # batches: one load and o
 
     def __init__(self) -> None:
         self.check_installed()
+        quiet_error_backtraces()  # before tract's first error: a record's reason must not hold a backtrace
         import tract  # noqa: F401  (installed but failing to import: a broken install, said as it is)
 
         super().__init__()

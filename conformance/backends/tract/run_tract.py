@@ -10,6 +10,7 @@ tract is not installed here; NotImplementedError: tract does not implement the c
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,15 @@ import numpy as np
 # its ONNX loader has no bfloat16 datum type and fails "translating to fact: Tensor { elem_type: Bfloat16, ...".
 # Anything else is tract's verdict on the model (an error, or a pass for an invalid case).
 UNSUPPORTED_MARKERS = ("Unimplemented", "unimplemented", "not implemented", "elem_type: Bfloat16")
+
+
+def quiet_error_backtraces() -> None:
+    """tract's errors are anyhow errors: with RUST_BACKTRACE=1 in the environment, each captures a stack backtrace
+    (70-110 ms per refused model: most of tract's time on the onnx backend tests) and carries it in its text, so
+    a record's reason would hold this machine's build paths and depend on the user's environment. Here errors
+    capture none (RUST_LIB_BACKTRACE, read at the first error); a panic still prints the backtrace RUST_BACKTRACE
+    asks for."""
+    os.environ["RUST_LIB_BACKTRACE"] = "0"
 
 
 def load(tract: Any, path: str) -> Any:
@@ -52,6 +62,7 @@ def _classify(exc: Exception) -> None:
 
 
 def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
+    quiet_error_backtraces()
     import tract
 
     config = json.loads(Path(__file__).with_suffix(".json").read_text(encoding="utf-8"))
