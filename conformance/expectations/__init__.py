@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import yaml
@@ -105,6 +106,14 @@ def _backends_of(entry: Entry) -> list[str]:
     return [backend] if sep and bracket and backend and "*" not in backend else [""]
 
 
+def _may_hold_for(entry: Entry, op: Any) -> bool:
+    """False when a match: entry's ``op:`` part rules the op out (it holds for no item of another op, nor for an
+    item without its subject): the same answer match.holds gives, asked once per (backend, op) instead of per item."""
+    if entry.match is None or "op" not in entry.match:
+        return True
+    return op is not None and matching.part_holds("op", entry.match["op"], SimpleNamespace(op=op), "")
+
+
 @dataclass
 class Expectations:
     entries: list[Entry] = field(default_factory=list)
@@ -112,6 +121,8 @@ class Expectations:
     _by_id: dict[str, list[tuple[int, Entry]]] | None = field(default=None, repr=False)
     #: the glob and match: entries by the one backend they can hold for ("" : any backend)
     _globs: dict[str, list[tuple[int, Entry]]] = field(default_factory=dict, repr=False)
+    #: those of a backend that can hold for an op (a match: entry naming other ops cannot), by (backend, op)
+    _by_op: dict[tuple[str, Any], list[tuple[int, Entry]]] = field(default_factory=dict, repr=False)
     _indexed: int = field(default=-1, repr=False)
 
     @classmethod
@@ -127,10 +138,16 @@ class Expectations:
         can hold for the item's backend."""
         by_id, globs = self._index()
         backend = _item_backend(item_id)
-        candidates = globs.get(backend, []) + globs.get("", []) if backend in globs else globs.get("", [])
-        for _position, entry in sorted(by_id.get(item_id, []) + [(p, e) for p, e in candidates
-                                                                 if e.matches_id(item_id, subject)],
-                                      key=lambda pair: pair[0]):
+        op = getattr(subject, "op", None) if subject is not None else None
+        candidates = self._by_op.get((backend, op))
+        if candidates is None:
+            mine = globs.get(backend, []) + globs.get("", []) if backend in globs else globs.get("", [])
+            # in file order: the matches below are then too, and need sorting only beside an exact id's entries
+            candidates = self._by_op[(backend, op)] = sorted(((p, e) for p, e in mine if _may_hold_for(e, op)),
+                                                             key=lambda pair: pair[0])
+        matched = [(p, e) for p, e in candidates if e.matches_id(item_id, subject)]
+        exact = by_id.get(item_id)
+        for _position, entry in sorted(exact + matched, key=lambda pair: pair[0]) if exact else matched:
             # asked in match.py, where the entry's other conditions are: one place decides whether an entry holds
             if matching.applies(entry.versions, entry.isa, backend_version, isa):
                 return entry
@@ -147,6 +164,7 @@ class Expectations:
                     continue
                 for backend in _backends_of(entry):
                     self._globs.setdefault(backend, []).append((position, entry))
+            self._by_op = {}
             self._indexed = len(self.entries)
         return self._by_id, self._globs
 
