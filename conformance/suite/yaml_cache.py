@@ -43,12 +43,13 @@ class _NotPlain(Exception):
 
 @functools.cache
 def _parser() -> str:
-    """What the documents are a function of besides the text: PyYAML's version and our loader's code."""
+    """What the documents are a function of besides the text: PyYAML's version (and whether libyaml parses) and our
+    loader's code."""
     import yaml
 
     from conformance.suite import depth, loader
 
-    digest = hashlib.sha256(f"format {FORMAT}\nyaml {yaml.__version__}\n".encode())
+    digest = hashlib.sha256(f"format {FORMAT}\nyaml {yaml.__version__} {yaml.__with_libyaml__}\n".encode())
     for module in (loader, depth):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()
@@ -103,7 +104,7 @@ def load(text: str, name: str) -> tuple[Any, dict[int, int]] | None:
         count = 0
         for count, mapping in enumerate(_mappings(document), 1):
             line = kept[count - 1] if count <= len(kept) else None
-            if line is not None:
+            if type(line) is int:
                 lines[id(mapping)] = line
         return (document, lines) if count == len(kept) else None
     except (OSError, ValueError, KeyError, TypeError, RecursionError, _NotPlain):
