@@ -16,3 +16,17 @@ class PreloadingBackend(CorrectBackend):
 class TransientThreadBackend(CorrectBackend):
     name = "fake-transient-thread"
     preload_modules = ("transient_thread",)
+
+
+class RegistryProbeBackend(CorrectBackend):
+    """Writes, when constructed, whether its process has the op registry built already (FAKE_REGISTRY_LOG)."""
+
+    name = "fake-registry-probe"
+
+    def __init__(self) -> None:
+        import os
+
+        from conformance import ops
+
+        with open(os.environ["FAKE_REGISTRY_LOG"], "a") as log:
+            log.write(f"{ops._table.cache_info().currsize}\n")

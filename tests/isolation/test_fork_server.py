@@ -137,6 +137,21 @@ def test_the_server_imports_the_backends_runtime_modules_once_for_every_forked_w
     assert importers == [importers[0], backend._server.proc.pid]
 
 
+def test_a_forked_worker_finds_the_op_registry_built_by_the_server(isolated, tmp_path, monkeypatch):
+    """Every case's supports() and run() read the registry (~50 modules): built once in the server, not at each
+    forked worker's first case (30-70 ms, again after every crash)."""
+    import preload_fakes
+
+    log = tmp_path / "registry.txt"
+    monkeypatch.setenv("FAKE_REGISTRY_LOG", str(log))
+    backend = after_a_loss(isolated(preload_fakes.RegistryProbeBackend, timeout=5))
+    assert runner.run_backend(SEGV, backend).status == "crash"
+    assert runner.run_backend(make_instance("b"), backend).status == "pass"
+    assert parent_of(backend.pid) == backend._server.proc.pid
+    # the spawned first worker built it itself; the two forked ones had it from the server
+    assert log.read_text().split() == ["0", "1", "1"]
+
+
 def test_a_thread_an_import_runs_for_a_moment_does_not_stop_the_forks(isolated):
     import preload_fakes
 

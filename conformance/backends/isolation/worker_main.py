@@ -57,7 +57,8 @@ def create_backend(spec: str) -> Any:
 
 
 def preload(spec: str) -> None:
-    """Import what ``create_backend(spec)`` imports, constructing nothing (a fork server's warm-up)."""
+    """Import what ``create_backend(spec)`` imports, and the op registry every case reads, constructing nothing (a
+    fork server's warm-up)."""
     from importlib import import_module
 
     from conformance.backends import registry
@@ -75,6 +76,11 @@ def preload(spec: str) -> None:
     modules = optional(cls, "preload_modules") if cls is not None else ()
     for module in modules if isinstance(modules, tuple) else ():
         import_module(str(module))  # named by the backend's own class, never by a data file
+    # the op registry a case's supports() and run() read (our ~50 op and reference modules): imported here once,
+    # not by every forked worker at its first case (30-70 ms, paid again after each crash of a column)
+    from conformance import ops
+
+    ops.entries()
 
 
 def exception_reply(exc: BaseException, backend: Any = None) -> tuple[str, str, str, str, str, str]:
