@@ -38,7 +38,7 @@ def case_file(n: int = 60, broken_at: int | None = None) -> str:
     lines = ["op: MaxPool", "domain: ai.onnx", "versions: [12]", "cases:"]
     for i in range(n):
         lines += [f"  - id: case_{i}", "    attributes: {kernel_shape: [2, 2], strides: [1, 1]}",
-                  "    inputs: {X: {shape: [1, 1, 4, 4], random: {seed: %d}}}" % i]
+                  f"    inputs: {{X: {{shape: [1, 1, 4, 4], random: {{seed: {i}}}}}}}"]
         if i == broken_at:
             lines.append("    bogus_key: 1.5")
     text = "\n".join(lines) + "\n"
