@@ -158,14 +158,7 @@ def parse_yaml(text: str, file: str, dropped: list[depth.Dropped] | None = None)
     the user cache (yaml_cache.py): the same objects, at a fiftieth of the cost."""
     from conformance.suite import yaml_cache
 
-    found = yaml_cache.load(text, file)
-    if found is not None:
-        return found
-    before = len(dropped) if dropped is not None else 0
-    document, lines = _parse(text, file, dropped)
-    if dropped is None or len(dropped) == before:  # a file with a case left out is parsed again each time
-        yaml_cache.store(text, file, document, lines)
-    return document, lines
+    return yaml_cache.parsed(text, file, dropped, _parse)
 
 
 def _parse(text: str, file: str, dropped: list[depth.Dropped] | None) -> tuple[Any, dict[int, int]]:

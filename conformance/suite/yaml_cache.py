@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,20 @@ def _mappings(document: Any) -> Iterator[dict]:
                 stack.extend(reversed(value))
         elif kind not in _SCALARS:
             raise _NotPlain
+
+
+def parsed(text: str, name: str, dropped: list | None,
+           parse: Callable[[str, str, list | None], tuple[Any, dict[int, int]]]) -> tuple[Any, dict[int, int]]:
+    """``parse(text, name, dropped)``'s document and lines, read back when kept; a fresh parse is kept unless it
+    left a case out (``dropped`` grew): such a file is parsed again each time, with its message."""
+    found = load(text, name)
+    if found is not None:
+        return found
+    before = len(dropped) if dropped is not None else 0
+    document, lines = parse(text, name, dropped)
+    if dropped is None or len(dropped) == before:
+        store(text, name, document, lines)
+    return document, lines
 
 
 def load(text: str, name: str) -> tuple[Any, dict[int, int]] | None:
