@@ -114,3 +114,32 @@ def test_a_refused_model_s_reason_holds_no_backtrace_whatever_rust_backtrace_say
                                       expect="error", reason="negative kernel"), isolated)
     assert record.status == "pass", record.reason
     assert "TractError" in record.reason and "backtrace" not in record.reason.lower(), record.reason
+
+
+def test_a_learnt_refusal_never_replaces_our_own_lowerings_reason():
+    """A bfloat16 case our lowering cannot express (a ceil window overhanging the padded input, counted) is
+    refused by the lowering before tract sees it: the same reason before and after tract taught the backend that
+    it has no bfloat16 (a whole run gave 2 records the other reason when a bfloat16 case had run first)."""
+    from conformance.suite.expand import expand
+    from conformance.suite.loader import load_text
+
+    text = """op: AvgPool
+domain: onednn
+versions: [1]
+cases:
+  - id: overhang
+    dtypes: [bfloat16]
+    layouts: [NCX]
+    attributes: {kernel: [3], strides: [2], pads_begin: [0], pads_end: [0], rounding_type: ceil,
+                 exclude_pad: false, data_format: NCX}
+    inputs: {x: {shape: [1, 1, 6], random: {seed: 1}}}
+"""
+    backend = TractBackend()
+    (case,) = expand(load_text(text, "overhang.yaml").cases[0])
+    alone = run_backend(case, backend)
+    assert alone.status == "unsupported" and alone.reason.startswith("no exact ONNX lowering"), alone.reason
+    taught = run_backend(instance("ai.onnx", "AveragePool", 22, {"kernel_shape": [2]}, [1, 1, 6], "bfloat16"),
+                         backend)
+    assert taught.status == "unsupported" and backend._no_bfloat16
+    after = run_backend(case, backend)
+    assert (after.status, after.reason) == (alone.status, alone.reason)
