@@ -2,9 +2,7 @@
 (backends/batching/dispatch.py) runs, the next items of that backend this process will run join it in one batch; each
 keeps its own answer (by node id) until it runs, and is judged by the runner as if the backend had just run it.
 
-What this process will run: under pytest-xdist, the worker's queue of items sent to it (the controller decides
-what a worker gets; ``conformance run`` sends whole case files with ``--dist loadfile``); otherwise the session's
-items after the current one (after -k, --deselect, --shard, in whatever order they run). An item never gets
+What this process will run: run_queue.py (under pytest-xdist, the items sent to this worker). An item never gets
 another item's answer (answers are keyed by node id and computed from its own instance), and an item whose answer
 is missing — not batched, dropped by the backend, or in a batch that failed — runs alone, exactly as without
 batching. Never batched: negative cases (``expect: error``: their record is the runtime's rejection, raised by
@@ -14,21 +12,18 @@ since a crash, an error or a timeout belongs to the case alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from conformance.backends.batch_answer import Batched
 from conformance.backends.batching.dispatch import BatchStats
+from conformance.plugin.run_queue import RunQueue
 
 DEFAULT_SIZE = 32
 #: the most input elements of one case (larger ones run alone) and of one batch: a batch is one model in one
 #: worker, under the same memory limit as one case
 CASE_ELEMENTS, BATCH_ELEMENTS = 1 << 20, 1 << 22
-#: how far ahead in the run order companions are looked for (the columns of a case file interleave)
-LOOKAHEAD = 4000
-
 batcher_key = pytest.StashKey["Batcher"]()
 
 
@@ -68,9 +63,9 @@ class Batcher:
         self.size = size  # --batch-size; None: each backend's own (Backend.batch_size), else DEFAULT_SIZE
         self.answers: dict[str, Batched] = {}  # node id -> its answer, taken when the item runs
         self.tried: set[str] = set()  # node ids already offered to a batch: never offered twice
+        self._eligibility: dict[str, bool] = {}  # node id -> may join a batch (asked once: a function of the item)
         self._batches: dict[int, bool] = {}  # id(backend) -> runs batches
-        self._positions: dict[str, int] | None = None
-        self._queue_owner: Any = False  # xdist's worker plugin holding the queue (None: not an xdist worker)
+        self.queue = RunQueue(config)
         self.stats = BatchStats()  # what batching did in this process's run
 
     def answer(self, item: Any) -> Batched | None:
@@ -82,7 +77,7 @@ class Batcher:
         members = [item]
         elements = _elements(item)
         size = self._size(item.backend)
-        for other in self._pending(item):
+        for other in self.queue.after(item):
             if len(members) >= size:
                 break
             if other.backend is not item.backend or other.nodeid in self.tried or not self._eligible(other):
@@ -133,6 +128,12 @@ class Batcher:
         return self._batches[key]
 
     def _eligible(self, item: Any) -> bool:
+        known = self._eligibility.get(item.nodeid)
+        if known is None:
+            known = self._eligibility[item.nodeid] = self._judge_eligible(item)
+        return known
+
+    def _judge_eligible(self, item: Any) -> bool:
         from conformance.backends import answers
         from conformance.records import base_backend, item_id
 
@@ -149,34 +150,6 @@ class Batcher:
             return bool(answers.support(backend, backend.supports(instance)))
         except Exception:
             return False
-
-    def _pending(self, item: Any) -> Iterator[Any]:
-        """The items this process will run after ``item``, in order (at most LOOKAHEAD of them)."""
-        items = item.session.items
-        queue = self._xdist_queue()
-        if queue is not None:
-            for index in queue[:LOOKAHEAD]:
-                if isinstance(index, int) and 0 <= index < len(items):
-                    yield items[index]
-            return
-        if self._positions is None:
-            self._positions = {it.nodeid: i for i, it in enumerate(items)}
-        start = self._positions.get(item.nodeid)
-        if start is not None:
-            yield from items[start + 1:start + 1 + LOOKAHEAD]
-
-    def _xdist_queue(self) -> list[Any] | None:
-        """The indices (into session.items) an xdist worker has been sent and not run yet; None outside one.
-        pytest-xdist keeps them in its worker plugin's ``torun`` queue, read under its own lock."""
-        if not hasattr(self.config, "workerinput"):
-            return None
-        if self._queue_owner is False:
-            self._queue_owner = next((p for p in self.config.pluginmanager.get_plugins()
-                                      if hasattr(getattr(p, "torun", None), "lock")), None)
-        if self._queue_owner is None:
-            return []  # an xdist version without the queue: batch nothing rather than another worker's items
-        with self._queue_owner.torun.lock() as queue:
-            return list(queue)
 
 
 def _elements(item: Any) -> int:

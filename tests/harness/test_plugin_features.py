@@ -47,7 +47,7 @@ def plugin_imports() -> list[tuple[str, str, bool, int]]:
 
 
 def test_the_features_are_the_registered_plugins():
-    assert {"collect", "session", "isa_axis", "gate", "shards", "order", "batching", "results", "progress",
+    assert {"collect", "session", "isa_axis", "gate", "shards", "order", "batching", "ahead", "results", "progress",
             "protocol", "heap"} == FEATURES
 
 

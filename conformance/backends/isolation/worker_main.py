@@ -213,6 +213,16 @@ def _info(backend: Any) -> dict[str, Any]:
     }
 
 
+def _support_or_none(backend: Any, case: Any) -> tuple[bool, str] | None:
+    """One case's answer to ``supports_ahead``; None when its supports() raised or answered badly: that case asks
+    alone when it runs, and meets the same exception there (IsolatedBackend.supports_ahead)."""
+    try:
+        answer = answers.support(backend, backend.supports(case))
+    except Exception:
+        return None
+    return answer.ok, answer.reason
+
+
 def serve(req_fd: int, resp_fd: int) -> None:
     backend: Any = None
     while True:
@@ -228,6 +238,8 @@ def serve(req_fd: int, resp_fd: int) -> None:
                 # validated here, where the plugin's object exists: bool() would make None "no" and "no" yes
                 answer = answers.support(backend, backend.supports(message[1]))
                 reply = ("ok", (answer.ok, answer.reason))
+            elif op == "supports_ahead":
+                reply = ("ok", [_support_or_none(backend, case) for case in message[1]])
             elif op == "run":
                 try:
                     # checked here, where the plugin's objects exist: an Answer of plain types goes back
