@@ -112,6 +112,9 @@ def test_a_users_shard_stays_one_pytest_and_a_part_is_a_shard_without_xdist(tmp_
     cmd = run.build_pytest_args(args, tmp_path / "r.jsonl")
     assert "--shard=2/4" in cmd and "-n" in cmd and "--strict-expectations" not in cmd
     assert "--assert=plain" in cmd  # no process of a run parses and compiles our modules again to rewrite asserts
+    assert cmd[cmd.index("no:logging") - 1] == "-p"  # no log capture around every phase of every item
+    for asked in (["--", "--log-cli-level=INFO"], ["--", "-o", "log_cli=true"]):
+        assert "no:logging" not in run.build_pytest_args(run.parser().parse_args(asked), tmp_path / "r.jsonl")
     part = run.build_pytest_args(run.parser().parse_args([]), tmp_path / "r.jsonl", part="1/2")
     assert "--shard=1/2" in part and "-n" not in part and "--strict-expectations" in part
 
