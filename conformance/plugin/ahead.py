@@ -24,6 +24,13 @@ queue_key = pytest.StashKey[RunQueue]()
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_call(item: pytest.Item) -> None:
+    try:  # a saving, never a result: whatever goes wrong here, the item asks alone as before
+        ask_ahead(item)
+    except Exception:  # noqa: BLE001
+        return
+
+
+def ask_ahead(item: pytest.Item) -> None:
     backend, instance = getattr(item, "backend", None), getattr(item, "instance", None)
     ask = getattr(backend, "supports_ahead", None)
     if instance is None or not callable(ask) or backend.support_known(instance):

@@ -153,3 +153,24 @@ def test_a_run_asks_ahead_and_its_records_are_the_same(pytester, monkeypatch):
     # the first item asked for all six in one request; only the one whose supports() raised asked again, alone
     assert sum(line.startswith("_support_or_none ") for line in log) == 6
     assert [line for line in log if line.startswith("serve ")] == ["serve ai.onnx/AveragePool-22/raise_d[float32]"]
+
+
+def test_asking_ahead_that_fails_costs_no_item(pytester, monkeypatch):
+    """A backend whose supports_ahead() raises (a plugin's own method of that name): the items run as without it."""
+    pytester.makefile(".yaml", cases=CASES)
+    pytester.makepyfile(fakes_ahead=FAKE + textwrap.dedent("""\
+
+        class Raising(Logged):
+            def support_known(self, case):
+                return False
+            def supports_ahead(self, cases):
+                raise RuntimeError("not today")
+    """))
+    monkeypatch.setenv("FAKE_LOG", str(pytester.path / "log.txt"))
+    results = pytester.path / "r.jsonl"
+    result = pytester.runpytest_subprocess(
+        "--no-default-cases", "--no-default-expectations", "-p", "no:cacheprovider", "-p", "no:randomly",
+        "--cases=.", "--backend=fakes_ahead:Raising", "--isolation=none", f"--results={results}")
+    statuses = sorted(json.loads(line)["status"] for line in results.read_text().splitlines()
+                      if json.loads(line).get("backend") == "fake")
+    assert statuses == ["error", "pass", "pass", "pass", "unsupported", "unsupported"], result.stdout.str()[-2000:]
