@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import textwrap
 
-import isolation_fakes as fakes
 import pytest
+import support_fakes as fakes
 from isolation_helpers import make_instance
 
 from conformance.backends.isolation import isolated_backend, known_support
