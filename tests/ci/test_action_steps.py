@@ -174,3 +174,39 @@ def test_a_baseline_that_exists_but_cannot_be_found_fails_loudly_without_gh(worl
 def test_a_wrong_mode_is_refused(world):
     done = job(world, 6, "mode", mode="merged")
     assert done.run() == 1 and "mode 'merged': expected run or merge" in done.text()
+
+
+def spied(world, run_id: int, name: str, **inputs: str) -> tuple[Job, Path]:
+    """A job whose `conformance` only logs its arguments, one ``[word]`` each, a line a call."""
+    tmp, _, path = world
+    spy = tmp / "spy-bin"
+    spy.mkdir(exist_ok=True)
+    log = tmp / f"conformance-{name}.log"
+    (spy / "conformance").write_text(f'#!/bin/sh\nprintf "[%s]" "$@" >> "{log}"\necho >> "{log}"\n')
+    (spy / "conformance").chmod(0o755)
+    done = job(world, run_id, name, baseline="none", **inputs)
+    done.env["PATH"] = f"{spy}:{path}"
+    return done, log
+
+
+@pytest.mark.parametrize("mode", ["run", "merge"])
+def test_run_args_that_cannot_be_split_fail_the_step_before_anything_runs(world, mode):
+    """Issue 47: run-args with an unbalanced quote were split in a process substitution, whose failure bash does
+    not see: the step ran `conformance run` without any of them (the whole corpus) and exited 0."""
+    done, log = spied(world, 7, f"unsplittable-{mode}", mode=mode, **{"run-args": '--cases="my cases -n 0'})
+    assert done.run() == 1
+    step = done.step_log("Run")
+    assert "::error::conformance action: run-args '--cases=\"my cases -n 0': cannot be split like a shell " \
+           "command line: No closing quotation" in step
+    assert not [line for line in log.read_text().splitlines() if line.startswith(("[run]", "[report]", "[ci]"))]
+
+
+def test_run_args_reach_the_run_split_like_a_shell_would(world):
+    done, log = spied(world, 8, "split", **{"run-args": "--isa=avx2 --cases='my cases' -k \"a and not b\""})
+    assert done.run() == 0, done.text()[-3000:]
+    (run,) = [line for line in log.read_text().splitlines() if line.startswith("[run]")]
+    assert run.endswith("[--isa=avx2][--cases=my cases][-k][a and not b]"), run
+    done, log = spied(world, 8, "split-none", **{"run-args": ""})
+    assert done.run() == 0, done.text()[-3000:]
+    (run,) = [line for line in log.read_text().splitlines() if line.startswith("[run]")]
+    assert run == "[run][--backend][onnxruntime][-o][conformance-report][--expectations][expectations.yaml]", run
