@@ -13,15 +13,17 @@ import functools
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from . import _windows
 from ._errors import SpecViolation, UnknownOp
+from .contract import ContractError, Op, bind
 
 __all__ = [
+    "ContractError",
+    "Op",
     "Result",
     "SpecViolation",
     "UnknownOp",
@@ -43,22 +45,27 @@ __all__ = [
 ]
 
 @functools.cache
-def _families() -> dict[tuple[str, str], ModuleType]:
-    """Every op module of this package (a public module declaring ``SCHEMA``), keyed by its schema's (domain, op):
-    adding an op is adding its module, with no list to keep. Found at first use (importing the package imports
-    none of them), once."""
-    found: dict[tuple[str, str], ModuleType] = {}
+def _families() -> dict[tuple[str, str], Op]:
+    """Every op module of this package (a public module declaring ``SCHEMA``), bound to the op contract
+    (contract.py: a module that breaks it is refused here, naming the member), keyed by its schema's
+    (domain, op): adding an op is adding its module, with no list to keep. Found at first use (importing the
+    package imports none of them), once."""
+    found: dict[tuple[str, str], Op] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
+        if info.name.startswith("_") or info.name in _NOT_OPS:
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
-        schema = getattr(module, "SCHEMA", None)
-        if schema is None:
+        if getattr(module, "SCHEMA", None) is None:
             continue
-        if (schema.domain, schema.op) in found:
-            raise RuntimeError(f"reference: {schema.domain}::{schema.op} is declared twice ({info.name})")
-        found[(schema.domain, schema.op)] = module
+        op = bind(module)
+        if (op.schema.domain, op.schema.op) in found:
+            raise RuntimeError(f"reference: {op.schema.domain}::{op.schema.op} is declared twice ({info.name})")
+        found[(op.schema.domain, op.schema.op)] = op
     return found
+
+
+#: the package's modules that are no op (the schema types, the contract itself)
+_NOT_OPS = frozenset({"schema", "contract"})
 
 
 # The ONNX default domain is also spelled "" in models.
@@ -73,7 +80,7 @@ def canonical_domain(domain: str) -> str:
 def op_modules() -> dict[tuple[str, str], str]:
     """(domain, op) -> the name of its module in this package (``onnx_maxpool``), in module-name order: the one
     op discovery (the harness's op registry finds its entry modules by these names)."""
-    return {key: module.__name__.rpartition(".")[2] for key, module in _families().items()}
+    return {key: op.module for key, op in _families().items()}
 
 
 @dataclass(frozen=True)
@@ -86,7 +93,7 @@ class Result:
     unspecified: list[np.ndarray | None]
 
 
-def _family(domain: str, op: str) -> ModuleType:
+def _family(domain: str, op: str) -> Op:
     key = (canonical_domain(domain), op)
     families = _families()
     if key not in families:
@@ -96,7 +103,7 @@ def _family(domain: str, op: str) -> ModuleType:
 
 def known_ops() -> list[tuple[str, str, int]]:
     """(domain, op, since_version) of every registered implementation."""
-    return [(d, o, v) for (d, o), mod in _families().items() for v in mod.VERSIONS]
+    return [(d, o, v) for (d, o), mod in _families().items() for v in mod.versions]
 
 
 def resolve(domain: str, op: str, version: int) -> int:
@@ -104,15 +111,15 @@ def resolve(domain: str, op: str, version: int) -> int:
     mod = _family(domain, op)
     if isinstance(version, bool) or not isinstance(version, int | np.integer):
         raise UnknownOp(f"{domain}::{op}: version must be an int, got {version!r}")
-    candidates = [v for v in mod.VERSIONS if v <= version]
+    candidates = [v for v in mod.versions if v <= version]
     if not candidates:
-        raise UnknownOp(f"{domain}::{op} version {version} predates the first version {min(mod.VERSIONS)}")
+        raise UnknownOp(f"{domain}::{op} version {version} predates the first version {min(mod.versions)}")
     return max(candidates)
 
 
 def supported_dtypes(domain: str, op: str, version: int) -> tuple[str, ...]:
     """The spec's type constraint for this version, as dtype names."""
-    return _family(domain, op).SCHEMA.supported_dtypes(resolve(domain, op, version))
+    return _family(domain, op).schema.supported_dtypes(resolve(domain, op, version))
 
 
 def output_shapes(
@@ -139,10 +146,7 @@ def window_elements(
     """The largest number of input elements a single output averages (for error bounds); 1 for an op that declares
     no ``window_elements`` (its outputs are no sums of terms: copies, maxima, indices)."""
     shapes = [tuple(int(d) for d in s) for s in input_shapes]
-    mod = _family(domain, op)
-    if not hasattr(mod, "window_elements"):
-        return 1
-    return mod.window_elements(resolve(domain, op, version), shapes, dict(attributes), input_values)
+    return _family(domain, op).window_elements(resolve(domain, op, version), shapes, dict(attributes), input_values)
 
 
 def evaluate(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Result:
@@ -157,10 +161,7 @@ def readings(
     """Ops whose text allows several readings (MaxUnpool, MaxRoiPool): each reading's outputs by name, for a judge
     that accepts an output matching any of them. ``evaluate`` is their merge: the first reading's values,
     unspecified wherever two readings differ. Other ops: UnknownOp."""
-    mod = _family(domain, op)
-    if not hasattr(mod, "readings"):
-        raise UnknownOp(f"{domain}::{op} has a single reading: use evaluate")
-    found = mod.readings(resolve(domain, op, version), list(inputs), dict(attributes))
+    found = _family(domain, op).readings(resolve(domain, op, version), list(inputs), dict(attributes))
     return {name: Result(outputs=outputs, unspecified=masks) for name, (outputs, masks) in found.items()}
 
 
@@ -169,13 +170,8 @@ def magnitude(domain: str, op: str, version: int, inputs: list[np.ndarray], attr
     by default the op applied to |x| of every floating-point input (integer inputs are parameters, not terms); a
     module whose terms are not its inputs' magnitudes (MaxPoolBackward: |src| would move the maxima) defines
     ``magnitude`` itself."""
-    mod = _family(domain, op)
-    since = resolve(domain, op, version)
-    if hasattr(mod, "magnitude"):
-        found = mod.magnitude(since, list(inputs), dict(attributes))
-        return list(found) if isinstance(found, list | tuple) else [found]
-    terms = [x if x.dtype.kind in "iub" else np.abs(x.astype(np.float64)) for x in inputs]
-    return evaluate(domain, op, version, terms, attributes).outputs
+    found = _family(domain, op).magnitude(resolve(domain, op, version), list(inputs), dict(attributes))
+    return list(found) if isinstance(found, list | tuple) else [found]
 
 
 def window_indices(
@@ -184,11 +180,8 @@ def window_indices(
     """Max-pooling ops: int64 array (*Y.shape, K) of the flat input index (in the op's Indices convention) of
     each of the K kernel taps of every output element, -1 for taps outside the input.  An index output is
     right wherever it names a tap holding a value equal to the window maximum (ties)."""
-    mod = _family(domain, op)
-    if not hasattr(mod, "window_indices"):
-        raise UnknownOp(f"{domain}::{op} has no index output")
     shape = tuple(int(d) for d in input_shape)
-    return mod.window_indices(resolve(domain, op, version), shape, dict(attributes))
+    return _family(domain, op).window_indices(resolve(domain, op, version), shape, dict(attributes))
 
 
 def window_taps(
@@ -198,22 +191,15 @@ def window_taps(
     """``(window_indices(...), positions)``: positions are the same taps as row-major flat offsets into the input
     (-1 outside it), to read the value an index points at whatever the op's index convention is.
     ``input_values`` gives integer inputs the windows depend on (AdaptiveMaxPool's output_size)."""
-    mod = _family(domain, op)
-    if not hasattr(mod, "window_taps"):
-        raise UnknownOp(f"{domain}::{op} has no index output")
     shape = tuple(int(d) for d in input_shape)
-    if input_values:
-        return mod.window_taps(resolve(domain, op, version), shape, dict(attributes), input_values)
-    return mod.window_taps(resolve(domain, op, version), shape, dict(attributes))
+    return _family(domain, op).window_taps(resolve(domain, op, version), shape, dict(attributes),
+                                           input_values or None)
 
 
 def tie_groups(domain: str, op: str, version: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> Any:
     """Ops whose output moves with the choice among equal maxima (MaxPoolBackward): the groups of elements that
     choice moves values between, and the total each group keeps (``onednn_maxpool_backward.TieGroups``)."""
-    mod = _family(domain, op)
-    if not hasattr(mod, "tie_groups"):
-        raise UnknownOp(f"{domain}::{op} has no tie groups")
-    return mod.tie_groups(resolve(domain, op, version), list(inputs), dict(attributes))
+    return _family(domain, op).tie_groups(resolve(domain, op, version), list(inputs), dict(attributes))
 
 
 def same_pads(size: int, extent: int, stride: int, upper: bool) -> tuple[int, int, int]:

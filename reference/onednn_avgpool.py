@@ -27,7 +27,7 @@ from ._onednn_windows import (
     to_ncx,
 )
 from ._windows import Axis, Divisor, max_window_elements, pool_average
-from .schema import ONEDNN_TYPES, Attribute, Port, Schema
+from .schema import ONEDNN_TYPES, Attribute, Port, Schema, pooled
 
 __all__ = ["AUTO_PAD", "OP", "VERSIONS", "evaluate", "output_shapes", "window_elements"]
 
@@ -35,7 +35,7 @@ OP = "AvgPool"
 SCHEMA = Schema("onednn", OP, (1,),
                 attributes=common_attributes(Attribute("exclude_pad", "bool", required=True), dilations=False),
                 inputs=(Port("src"),), outputs=(Port("dst"),),
-                types=((0, ONEDNN_TYPES),))
+                types=((0, ONEDNN_TYPES),), axes=pooled())
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)
 OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))

@@ -33,7 +33,7 @@ from ._onednn_windows import (
     window_coverage,
 )
 from ._windows import Axis, Divisor, axis_counts, to_dtype
-from .schema import ONEDNN_TYPES, Attribute, Port, Schema
+from .schema import ONEDNN_TYPES, Attribute, Port, Schema, pooled
 
 __all__ = ["OP", "SCHEMA", "VERSIONS", "evaluate", "output_shapes", "scatter_windows",
            "window_elements"]
@@ -51,6 +51,7 @@ SCHEMA = Schema(
     inputs=(Port("diff_dst"), Port("src_shape", dtypes=("int32",))),
     outputs=(Port("diff_src"),),
     types=((0, ONEDNN_TYPES),),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)

@@ -26,12 +26,12 @@ from ._errors import SpecViolation, check_float_input
 from ._onednn_windows import common_attributes, from_ncx, ncx_shape, onednn_axes, output_shape, to_ncx
 from ._windows import Axis, max_window_elements
 from .onnx_maxpool import pool_max
-from .schema import ONEDNN_TYPES, Port, Schema
+from .schema import ONEDNN_TYPES, Port, Schema, pooled
 
 OP = "MaxPool"
 SCHEMA = Schema("onednn", OP, (1,), attributes=common_attributes(dilations=True),
                 inputs=(Port("src"),), outputs=(Port("dst"),),
-                types=((0, ONEDNN_TYPES),))
+                types=((0, ONEDNN_TYPES),), axes=pooled())
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)
 OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))

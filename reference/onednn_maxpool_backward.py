@@ -30,7 +30,7 @@ from ._errors import SpecViolation, check_float_input
 from ._maxwindows import max_windows, tap_positions
 from ._onednn_windows import backward_axes, common_attributes, from_ncx, ncx_shape, to_ncx, window_coverage
 from ._windows import Axis, to_dtype
-from .schema import ONEDNN_TYPES, Port, Schema
+from .schema import ONEDNN_TYPES, Port, Schema, pooled
 
 __all__ = ["OP", "SCHEMA", "VERSIONS", "TieGroups", "evaluate", "magnitude", "output_shapes",
            "tie_groups", "window_elements"]
@@ -40,7 +40,7 @@ OP = "MaxPoolBackward"
 SCHEMA = Schema("onednn", OP, (1,),
                 attributes=tuple(a for a in common_attributes(dilations=True) if a.name != "rounding_type"),
                 inputs=(Port("src"), Port("diff_dst")), outputs=(Port("diff_src"),),
-                types=((0, ONEDNN_TYPES),))
+                types=((0, ONEDNN_TYPES),), axes=pooled())
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)
 OPTIONAL = tuple(sorted(SCHEMA.attribute_names(1) - set(REQUIRED)))

@@ -21,7 +21,7 @@ from ._entry import windowed_op
 from ._errors import flag_attr
 from ._onnx_windows import onnx_axes
 from ._windows import Axis, Divisor
-from .schema import Attribute, Port, Schema, onnx_float_types, onnx_window_attributes
+from .schema import Attribute, Port, Schema, onnx_float_types, onnx_window_attributes, pooled
 
 OP = "AveragePool"
 SCHEMA = Schema(
@@ -33,6 +33,7 @@ SCHEMA = Schema(
     ),
     inputs=(Port("X"),), outputs=(Port("Y"),),
     types=onnx_float_types(),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 

@@ -14,11 +14,11 @@ import numpy as np
 from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._windows import to_dtype
-from .schema import Port, Schema, onnx_float_types
+from .schema import Port, Schema, onnx_float_types, pooled
 
 OP = "GlobalAveragePool"
 SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),),
-                types=onnx_float_types())
+                types=onnx_float_types(), axes=pooled())
 VERSIONS = SCHEMA.versions
 
 

@@ -18,11 +18,11 @@ from ._errors import check_rank, check_unknown_attributes, one_float_input
 from ._global_windows import shape_functions
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 from .onnx_lppool import P_ATTRIBUTE
-from .schema import Port, Schema, onnx_float_types
+from .schema import Port, Schema, onnx_float_types, pooled
 
 OP = "GlobalLpPool"
 SCHEMA = Schema("ai.onnx", OP, (1, 2, 22), attributes=P_ATTRIBUTE, inputs=(Port("X"),), outputs=(Port("Y"),),
-                types=onnx_float_types())
+                types=onnx_float_types(), axes=pooled())
 VERSIONS = SCHEMA.versions
 
 

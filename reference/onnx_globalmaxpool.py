@@ -15,11 +15,11 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
 from ._global_windows import shape_functions
-from .schema import Port, Schema, onnx_float_types
+from .schema import Port, Schema, onnx_float_types, pooled
 
 OP = "GlobalMaxPool"
 SCHEMA = Schema("ai.onnx", OP, (1, 22), inputs=(Port("X"),), outputs=(Port("Y"),),
-                types=onnx_float_types())
+                types=onnx_float_types(), axes=pooled())
 VERSIONS = SCHEMA.versions
 
 

@@ -26,7 +26,7 @@ from ._errors import SpecViolation, one_float_input
 from ._onnx_windows import onnx_axes
 from ._pnorm import exponent, pnorm, round_to, work_dtype
 from ._windows import Axis, max_window_elements
-from .schema import Attribute, Port, Schema, onnx_float_types, onnx_window_attributes
+from .schema import Attribute, Port, Schema, onnx_float_types, onnx_window_attributes, pooled
 
 OP = "LpPool"
 CEIL_AND_DILATIONS, INT_P = 18, 2
@@ -41,6 +41,7 @@ SCHEMA = Schema(
     ),
     inputs=(Port("X"),), outputs=(Port("Y"),),
     types=onnx_float_types(),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 

@@ -35,7 +35,7 @@ import numpy as np
 from ._errors import SpecViolation, flag_attr
 from ._onnx_windows import onnx_axes
 from ._windows import Axis, max_window_elements
-from .schema import ONNX_FLOATS, Attribute, Port, Schema, onnx_window_attributes
+from .schema import ONNX_FLOATS, Attribute, Port, Schema, onnx_window_attributes, pooled
 
 OP = "MaxPool"
 SCHEMA = Schema(
@@ -48,6 +48,7 @@ SCHEMA = Schema(
     inputs=(Port("X"),), outputs=(Port("Y"), Port("Indices", dtype="int64", since=8, of_values=0)),
     types=((0, ONNX_FLOATS), (12, (*ONNX_FLOATS, "int8", "uint8")),
            (22, ("bfloat16", *ONNX_FLOATS, "int8", "uint8"))),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 _DTYPES = {

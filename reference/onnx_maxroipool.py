@@ -33,7 +33,7 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_unknown_attributes, int_list
 from ._readings import Outputs, merge
-from .schema import Attribute, Port, Schema, onnx_float_types
+from .schema import Attribute, Port, Schema, onnx_float_types, pooled
 
 OP = "MaxRoiPool"
 SCHEMA = Schema(
@@ -44,7 +44,7 @@ SCHEMA = Schema(
     ),
     inputs=(Port("X"), Port("rois")),
     outputs=(Port("Y"),),
-    spatial_ranks=(2,),  # X is N x C x H x W
+    axes=pooled(2),  # X is N x C x H x W
     types=onnx_float_types(),
 )
 VERSIONS = SCHEMA.versions

@@ -37,7 +37,7 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes, int_list
 from ._readings import Outputs, merge
-from .schema import Attribute, Port, Schema, onnx_float_types
+from .schema import Attribute, Port, Schema, onnx_float_types, pooled
 
 OP = "MaxUnpool"
 SCHEMA = Schema(
@@ -50,6 +50,7 @@ SCHEMA = Schema(
     inputs=(Port("X"), Port("I", dtype="int64"), Port("output_shape", dtype="int64", optional=True)),
     outputs=(Port("output"),),
     types=onnx_float_types(),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 #: the readings ``readings`` returns, in order (the first gives ``evaluate``'s values)

@@ -15,12 +15,12 @@ import numpy as np
 
 from ._errors import SpecViolation, check_float_input, check_rank, check_unknown_attributes
 from ._windows import to_dtype
-from .schema import OV_FLOATS, Port, Schema
+from .schema import OV_FLOATS, Port, Schema, pooled
 
 OP = "AdaptiveAvgPool"
 SCHEMA = Schema("openvino", OP, (8,), inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
                 outputs=(Port("output"),),
-                types=((0, OV_FLOATS),))
+                types=((0, OV_FLOATS),), axes=pooled())
 VERSIONS = SCHEMA.versions
 
 

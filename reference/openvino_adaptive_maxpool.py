@@ -22,7 +22,7 @@ from ._maxwindows import tap_positions
 from .openvino_adaptive_avgpool import _bounds
 from .openvino_adaptive_avgpool import _output_size as _avg_output_size
 from .openvino_maxpool import INDEX_TYPES, select
-from .schema import OV_FLOATS, Attribute, Port, Schema
+from .schema import OV_FLOATS, Attribute, Port, Schema, pooled
 
 OP = "AdaptiveMaxPool"
 SCHEMA = Schema(
@@ -31,6 +31,7 @@ SCHEMA = Schema(
     inputs=(Port("data"), Port("output_size", dtypes=("int32", "int64"))),
     outputs=(Port("output"), Port("indices", dtype="int64", of_values=0, dtype_attribute="index_element_type")),
     types=((0, OV_FLOATS),),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 

@@ -27,7 +27,7 @@ from ._errors import (
     int_list,
 )
 from ._windows import Axis, Divisor, make_axes
-from .schema import OV_AUTO_PAD, OV_FLOATS, OV_INTEGERS, Attribute, Port, Schema, openvino_rounding_attributes
+from .schema import OV_AUTO_PAD, OV_FLOATS, OV_INTEGERS, Attribute, Port, Schema, openvino_rounding_attributes, pooled
 
 OP = "AvgPool"
 CEIL_TORCH, DILATIONS = 14, 16
@@ -46,6 +46,7 @@ SCHEMA = Schema(
     # AvgPool-1 has no type section ("T: floating-point" by convention); OpenVINO's CPU plugin runs these.
     # 14 and 16 also allow integer types, judged by floor or ceil of the exact mean (V7).
     types=((0, OV_FLOATS), (CEIL_TORCH, (*OV_FLOATS, *OV_INTEGERS))),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them

@@ -24,7 +24,7 @@ from ._entry import require_output
 from ._errors import SpecViolation, check_rank, check_unknown_attributes, enum_attr, int_list
 from ._maxwindows import BF16, is_floating, max_windows, plane_base, tap_positions
 from ._windows import Axis, make_axes, max_window_elements
-from .schema import OV_AUTO_PAD, OV_FLOATS, Attribute, Port, Schema, openvino_rounding_attributes
+from .schema import OV_AUTO_PAD, OV_FLOATS, Attribute, Port, Schema, openvino_rounding_attributes, pooled
 
 OP = "MaxPool"
 INDICES, CEIL_TORCH = 8, 14
@@ -46,6 +46,7 @@ SCHEMA = Schema(
                                   dtype_attribute="index_element_type")),
     # "T: floating point or integer type" (every version): the harness's floating and integer types.
     types=((0, (*OV_FLOATS, "int8", "uint8", "int32", "int64")),),
+    axes=pooled(),
 )
 VERSIONS = SCHEMA.versions
 REQUIRED = SCHEMA.required_names(1)  # the same at every version; in the order messages name them

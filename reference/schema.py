@@ -9,7 +9,7 @@ else the spec forbids) stay in the op's module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 #: auto_pad spellings of each spec family
@@ -80,6 +80,32 @@ class Port:
 
 
 @dataclass(frozen=True)
+class Axes:
+    """The layout of an op's data input (input 0) as coverage reads it: the ranks its text defines and how many
+    leading axes are batch and channels. A window pool has N, C and 1-3 spatial axes, and coverage names the
+    spatial rank (1-D to 3-D); an op without them (elementwise, MatMul, Reshape) names the rank itself (rank 0,
+    rank 1, ...), and one whose text allows any rank declares none (coverage then asks for no rank)."""
+
+    ranks: tuple[int, ...] = ()  # the input ranks the text defines; (): any rank
+    leading: int = 0  # batch and channel axes ahead of the others (N, C: 2)
+
+    def label(self, rank: int) -> str | None:
+        """The coverage value of an input of ``rank`` (None: no value, e.g. a pool's input without spatial axes)."""
+        if self.leading:
+            return f"{rank - self.leading}-D" if rank > self.leading else None
+        return f"rank {rank}"
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(label for label in map(self.label, self.ranks) if label is not None)
+
+
+def pooled(*spatial: int) -> Axes:
+    """N, C and ``spatial`` axes (default 1, 2 or 3, as every window pool's text: MaxRoiPool's X is 2-D only)."""
+    return Axes(tuple(2 + s for s in (spatial or (1, 2, 3))), leading=2)
+
+
+@dataclass(frozen=True)
 class Schema:
     domain: str
     op: str
@@ -87,9 +113,9 @@ class Schema:
     attributes: tuple[Attribute, ...] = ()
     inputs: tuple[Port, ...] = (Port("x"),)
     outputs: tuple[Port, ...] = (Port("y"),)
-    #: the spatial ranks (input rank - 2) the text defines the op for, which a case corpus must exercise: 1-3 for
-    #: the window pools; an op whose text fixes the rank says so (MaxRoiPool: X is N x C x H x W, 2 only)
-    spatial_ranks: tuple[int, ...] = (1, 2, 3)
+    #: how the data input is laid out: the ranks the text defines (which a case corpus must exercise) and how many
+    #: leading axes are batch and channels; the window pools declare ``pooled()`` (N, C, 1-3 spatial axes)
+    axes: Axes = field(default_factory=lambda: Axes())
     #: the type constraint of the data type under test: (since-version, dtype names) pairs, each from its version
     #: on (until the next); the one place an op's allowed types are written (``supported_dtypes``)
     types: tuple[tuple[int, tuple[str, ...]], ...] = ()

@@ -34,8 +34,9 @@ class ErrorModel:
     gradient whose routing among tied maxima is free, an integer average whose rounding the text leaves open.
 
     ``bound`` names the built-in model whose bound (compare/tolerance.py ``Policy``) and magnitude it starts from;
-    ``judge`` compares one output and may use everything in the evidence (the inputs and attributes, to ask the
-    op's reference module for what it needs). The comparison stays a function of arrays and this evidence.
+    ``judge`` compares one output from the arrays and the evidence alone (the inputs and attributes, the exact
+    values, the tie groups: what the oracle computed once from the op's reference). A model never calls the
+    reference or the registry itself: the comparison stays a function of arrays and this evidence.
     """
 
     name = "custom"
@@ -81,7 +82,7 @@ class Evidence:
     inputs_finite: bool  # every floating-point input is finite (the magnitude floor is valid only then)
     magnitude: Callable[[], list[np.ndarray] | None]  # the op on |x| in float64, per output (computed once)
     taps: Callable[[], Taps | None]  # the windows of the op's index outputs (computed once)
-    # what the case instance is, for an op's own error model to ask its reference (ErrorModel.judge)
+    # what the case instance is, for an op's own error model (ErrorModel.judge) to read
     domain: str = ""
     op: str = ""
     version: int = 0

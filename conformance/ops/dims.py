@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.model import CaseInstance
+    from conformance_reference.schema import Axes
 
 Reader = Callable[["CaseInstance"], "str | None"]
-RANKS = ("1-D", "2-D", "3-D")
-
 
 @dataclass(frozen=True)
 class Dimension:
@@ -24,10 +23,14 @@ class Dimension:
     of: Reader  # the value an instance exercises (None: not applicable)
 
 
-def rank(instance: CaseInstance) -> str | None:
-    shape = instance.input_shapes[0] if instance.inputs else ()
-    spatial = len(shape) - 2
-    return f"{spatial}-D" if spatial >= 1 else None
+def rank(axes: Axes) -> Reader:
+    """The rank of the instance's data input as the op's schema names it (``Axes.label``: a pool's spatial rank,
+    another op's rank itself)."""
+
+    def of(instance: CaseInstance) -> str | None:
+        return axes.label(len(instance.input_shapes[0])) if instance.inputs else None
+
+    return of
 
 
 def attr(name: str, default: Any, transform: Callable[[Any], Any] = str) -> Reader:

@@ -2,7 +2,7 @@
 (``conformance coverage`` prints it: cli/coverage.py).
 
 Every registered spec version (the op registry, conformance/ops/) declares its dimensions: every enum value,
-every boolean, every spatial rank the op's text defines (1-D, 2-D, 3-D for the pools; ``Schema.spatial_ranks``),
+every boolean, every rank the op's text defines (``Schema.axes``: the spatial rank 1-D, 2-D, 3-D for the pools),
 every dtype the spec allows (the type constraint of the op's schema), every auto_pad x rounding combination, for oneDNN
 every layout. Only valid cases count (a negative case exercises nothing); an attribute left out counts as its
 default value.
@@ -20,8 +20,6 @@ from conformance import ops
 from conformance.model import CaseInstance
 from conformance.ops import dims
 from conformance.ops.dims import Dimension
-
-RANKS = dims.RANKS
 
 
 def seed_specs() -> tuple[tuple[str, str, int], ...]:
@@ -70,9 +68,10 @@ class SpecCoverage:
 def dimensions(domain: str, op: str, version: int) -> list[Dimension]:
     """The dimensions a spec version's coverage is measured on: rank, dtype, and the registry entry's own."""
     entry = ops.entry(domain, op)
-    # the ranks the op's text defines (every pool: 1-D to 3-D; MaxRoiPool: 2-D only), not a fixed list
-    ranks = tuple(f"{r}-D" for r in entry.schema.spatial_ranks)
-    found = [Dimension("rank", ranks, dims.rank),
+    # the ranks the op's text defines, named as its schema's axes name them (a pool's spatial rank: 1-D to 3-D,
+    # MaxRoiPool's 2-D only; another op's rank itself), not a fixed list
+    axes = entry.schema.axes
+    found = [Dimension("rank", axes.labels, dims.rank(axes)),
              Dimension("dtype", tuple(entry.schema.supported_dtypes(version)), lambda i: i.dtype)]
     return found + (entry.coverage(version) if entry.coverage else [])
 
