@@ -120,6 +120,23 @@ MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
 )}
 
 
+@dataclass(frozen=True)
+class Then:
+    """A built-in model followed by more of the op's own arithmetic on its result: ``roundings`` correctly
+    rounded operations (a division by a norm, a scale by a weight), each adding u·|y| to the model's bound. An op
+    composes its bound this way instead of copying a model's formula to add a step (docs/tolerance.md)."""
+
+    model: str
+    roundings: int = 0
+
+    def __post_init__(self) -> None:
+        found = MODELS.get(self.model)
+        if found is None or found.bound is None or not found.values or found.draw:
+            raise ValueError(f"Then({self.model!r}): roundings compose with a model that has a bound")
+        if isinstance(self.roundings, bool) or not isinstance(self.roundings, int) or self.roundings < 0:
+            raise ValueError(f"Then({self.model!r}): roundings must be a count >= 0, not {self.roundings!r}")
+
+
 def model(name: str) -> BuiltinModel:
     """The built-in model ``name``; ``KeyError`` naming the known ones for a name no model has."""
     found = MODELS.get(name)

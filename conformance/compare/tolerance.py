@@ -48,6 +48,7 @@ class Policy:
     model: str = "average"  # the output's error model: a value model of compare/models.py
     p: float = 1.0  # pnorm: the norm's exponent
     ulps: float = 0.0  # ulp: the bound in ULPs of the expected value
+    roundings: int = 0  # the op's own roundings after the model's arithmetic (compare/models.py Then): u·|y| each
 
     @property
     def overridden(self) -> bool:
@@ -64,7 +65,10 @@ class Policy:
             return f"override: |err| <= {self.atol or 0:g} + {self.rtol or 0:g}*|expected|"
         if self.ulp is not None:
             return f"override: |err| <= {self.ulp:g} ulp({self.dtype})"
-        return model(self.model).describe(self)
+        text = model(self.model).describe(self)
+        if self.roundings:
+            text += f"; then {self.roundings} rounding(s): + {_scale_text(self.scale)}{self.roundings}*u*|y|"
+        return text
 
     def bound(self, expected: np.ndarray, magnitude: np.ndarray | None,
               one_ulp: np.ndarray | None = None) -> np.ndarray:
@@ -82,12 +86,15 @@ class Policy:
             return (self.ulp or 0.0) * one_ulp
         # an output without rounding (a random model's bool mask) has no unit roundoff
         u = 2.0 ** -(finfo(self.dtype).nmant + 1) if floating(numpy(self.dtype)) else 0.0
-        return bound(self, exp64, magnitude, one_ulp, u)
+        found = bound(self, exp64, magnitude, one_ulp, u)
+        if self.roundings:  # each of the op's own roundings after the model's arithmetic: u·|y| more
+            found = found + self.scale * self.roundings * u * np.abs(exp64)
+        return found
 
 
 def policy_for(
     dtype: str, window: int, case_tolerance: dict, backend: str, backend_scale: float = 1.0,
-    model: str = "average", p: float = 1.0, ulps: float = 0.0,
+    model: str = "average", p: float = 1.0, ulps: float = 0.0, roundings: int = 0,
 ) -> Policy:
     """The case's ``tolerance`` mapping may override the derived bound, for all backends or per backend."""
     merged = {k: v for k, v in case_tolerance.items() if k != "backends"}
@@ -95,7 +102,7 @@ def policy_for(
     return Policy(
         window=max(int(window), 1), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
         atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"), model=model, p=float(p),
-        ulps=float(ulps),
+        ulps=float(ulps), roundings=int(roundings),
     )
 
 
@@ -103,8 +110,12 @@ def policies(evidence: Evidence, backend: str, scale: float = 1.0) -> list[Polic
     """The bound of every value output of ``evidence`` for ``backend`` (None for index outputs)."""
     return [None if not model(rule.error_model).values else
             policy_for(rule.dtype or evidence.dtype, rule.window, evidence.tolerance, backend, scale,
-                       model=rule.error_model, p=rule.p, ulps=rule.ulps)
+                       model=rule.error_model, p=rule.p, ulps=rule.ulps, roundings=rule.roundings)
             for rule in evidence.outputs]
+
+
+def _scale_text(scale: float) -> str:
+    return f"{scale:g}*" if scale != 1 else ""
 
 
 def describe(evidence: Evidence, rules: list[Policy | None]) -> str:

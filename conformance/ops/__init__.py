@@ -13,9 +13,9 @@ import functools
 import importlib
 
 import conformance_reference as reference
-from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, OpEntry, Port
+from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, OpEntry, Port, Then
 
-__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "UnknownOp", "domains",
+__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "Then", "UnknownOp", "domains",
            "entries", "entry", "find", "spec_versions"]
 
 class UnknownOp(LookupError):

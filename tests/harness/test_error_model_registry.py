@@ -62,3 +62,36 @@ def test_the_oracle_takes_k_and_the_exponent_from_the_model(monkeypatch: pytest.
     monkeypatch.setitem(MODELS, "pnorm", BuiltinModel("pnorm", models.MODELS["average"].bound, exponent="q"))
     rule = rule_of()
     assert (rule.window, rule.p) == (1, 1.0)
+
+
+def test_then_adds_the_ops_own_roundings_to_a_models_bound() -> None:
+    # LpNormalization's y = x / ||x||_p: the p-norm's bound, then one division (u·|y| more), never a copied formula
+    e = np.array([0.5, -0.25, 3.0], np.float32)
+    plain = policy_for("float32", 4, {}, "b", model="pnorm", p=2.0)
+    then = policy_for("float32", 4, {}, "b", model="pnorm", p=2.0, roundings=1)
+    u = 2.0 ** -24
+    np.testing.assert_allclose(then.bound(e, None) - plain.bound(e, None), u * np.abs(e.astype(np.float64)))
+    twice = policy_for("float32", 4, {}, "b", model="pnorm", p=2.0, roundings=2)
+    np.testing.assert_allclose(twice.bound(e, None) - plain.bound(e, None), 2 * u * np.abs(e.astype(np.float64)))
+    assert then.describe() == plain.describe() + "; then 1 rounding(s): + 1*u*|y|"
+    scaled = policy_for("float32", 4, {"scale": 3}, "b", model="pnorm", p=2.0, roundings=1)
+    np.testing.assert_allclose(scaled.bound(e, None), 3 * then.bound(e, None))
+
+
+def test_then_composes_only_with_a_bounded_model() -> None:
+    assert models.Then("pnorm", 1).roundings == 1
+    for bad in ("exact", "index", "random", "nope"):
+        with pytest.raises(ValueError, match="compose with a model that has a bound"):
+            models.Then(bad, 1)
+    with pytest.raises(ValueError, match="roundings must be a count"):
+        models.Then("ulp", -1)
+
+
+def test_a_registry_port_carries_its_roundings_to_the_rule() -> None:
+    from conformance.ops.spec import judged
+    from conformance_reference.schema import Port
+
+    (port,) = judged((Port("output"),), {"output": models.Then("pnorm", roundings=1)})
+    assert (port.error_model, port.roundings, port.custom) == ("pnorm", 1, None)
+    (plain,) = judged((Port("output"),), {"output": "pnorm"})
+    assert (plain.error_model, plain.roundings) == ("pnorm", 0)
