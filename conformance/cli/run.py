@@ -72,7 +72,7 @@ def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "",
 
 
 def parser() -> argparse.ArgumentParser:
-    from conformance.plugin.checks import memory_size, seconds  # the same rules as pytest's options
+    from conformance.plugin.checks import memory_size, seconds, shard  # the same rules as pytest's options
 
     parser = argparse.ArgumentParser(prog="conformance run", description=__doc__)
     parser.add_argument("--backend", action="append", help="backend(s) to run (default: all installed)")
@@ -87,7 +87,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("-n", "--workers", default="auto",
                         help="processes side by side, each running a part of the items (default: auto, one per usable "
                         "CPU; 0 or 1: one process). With --shard: pytest-xdist workers for the shard")
-    parser.add_argument("--shard", help="run shard i/n of the items")
+    parser.add_argument("--shard", type=shard, help="run shard i/n of the items")
     parser.add_argument("--isolation", choices=["auto", "process", "item", "none"], default="auto",
                         help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
     parser.add_argument("--case-timeout", type=seconds, default=60,
@@ -106,8 +106,27 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(argv: list[str]) -> argparse.Namespace:
+    """The arguments, each checked: ``UsageError`` (cli/usage.py) naming the first that cannot be used."""
+    from conformance.cli import parts
+    from conformance.cli.usage import UsageError, raising
+
+    args = raising(parser()).parse_args(argv)
+    try:
+        parts.count(args.workers)  # -n: also with --shard, where it goes to pytest-xdist
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return args
+
+
 def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+    from conformance.cli.usage import EXIT_USAGE, UsageError
+
+    try:  # every argument before anything runs: a usage error in one line, never an INTERNALERROR of pytest's
+        args = parse(argv)
+    except UsageError as exc:
+        print(f"conformance run: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     out = Path(args.output)
     try:  # before pytest starts: a wrong -o must not cost a whole run
         from conformance.report import CROSS_SPEC, check_outputs
@@ -121,7 +140,7 @@ def main(argv: list[str]) -> int:
         lock = _lock_folder(out)
     except (ValueError, OSError) as exc:
         print(f"conformance run: {exc}", file=sys.stderr)
-        return 4  # pytest's code for a usage error
+        return EXIT_USAGE
     try:
         return _run(args, out)
     finally:
@@ -151,11 +170,7 @@ def _lock_folder(out: Path):  # noqa: ANN202 - runlock.RunLock, imported late li
 def _run(args: argparse.Namespace, out: Path) -> int:
     from conformance.cli import parts
 
-    try:
-        count = 1 if args.shard else parts.count(args.workers)
-    except ValueError as exc:
-        print(f"conformance run: {exc}", file=sys.stderr)
-        return 4
+    count = 1 if args.shard else parts.count(args.workers)  # -n was checked before (parse)
     if count > 1:  # a user's --shard runs as one pytest (with pytest-xdist's -n): a shard of it is not a part
         return parts.run_in_parts(args, out, count)
     if not args.shard:

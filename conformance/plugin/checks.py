@@ -11,7 +11,7 @@ import pytest
 
 from conformance.backends.names import NAME, RESERVED, problem
 
-__all__ = ["NAME", "RESERVED", "check_backend_names", "check_results_path", "memory_size", "seconds",
+__all__ = ["NAME", "RESERVED", "check_backend_names", "check_results_path", "memory_size", "seconds", "shard",
            "worker_memory"]
 
 def seconds(text: str) -> float:
@@ -23,6 +23,17 @@ def seconds(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: a positive finite number of seconds (0: no limit)")
     return value
+
+
+def shard(text: str) -> str:
+    """``--shard``: ``i/n`` with 1 <= i <= n (plugin/shards.py), kept as given."""
+    from conformance.plugin.shards import shard_numbers
+
+    try:
+        shard_numbers(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
+    return text
 
 
 def memory_size(text: str) -> int:

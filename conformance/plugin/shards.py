@@ -34,13 +34,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def shard_numbers(value: str) -> tuple[int, int]:
+    """``i/n`` as (i, n); ValueError unless 1 <= i <= n."""
+    match = re.fullmatch(r"(\d+)/(\d+)", value.strip())
+    if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
+        raise ValueError("expected i/n with 1 <= i <= n, e.g. 2/3")
+    return int(match.group(1)), int(match.group(2))
+
+
 def parse_shard(value: str | None) -> tuple[int, int] | None:
     if not value:
         return None
-    match = re.fullmatch(r"(\d+)/(\d+)", value.strip())
-    if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
-        raise pytest.UsageError(f"--shard={value}: expected i/n with 1 <= i <= n, e.g. 2/3")
-    return int(match.group(1)), int(match.group(2))
+    try:
+        return shard_numbers(value)
+    except ValueError as exc:
+        raise pytest.UsageError(f"--shard={value}: {exc}") from None
 
 
 def read_costs(path: str | Path) -> dict[str, float]:
@@ -103,8 +111,13 @@ costs_key = pytest.StashKey[dict]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not is_conformance_run(config):
+        return
+    # here, not only where the items are split: under pytest-xdist that is in each worker, where a usage error
+    # ends as the controller's INTERNALERROR
+    parse_shard(config.getoption("shard", default=None))
     given = config.getoption("shard_costs", default=None)
-    if given and is_conformance_run(config):
+    if given:
         try:  # a usage error before anything runs
             config.stash[costs_key] = read_costs(given)
         except ValueError as exc:

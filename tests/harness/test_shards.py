@@ -96,3 +96,13 @@ def test_shards_by_costs_partition_a_run_and_a_bad_file_is_a_usage_error(pyteste
     (pytester.path / "bad.json").write_text('{"x": -1}')
     result = pytester.runpytest_subprocess(*base, "--shard=1/2", "--shard-costs=bad.json")
     assert result.ret == 4 and "--shard-costs=bad.json" in result.stderr.str()
+
+
+def test_a_bad_shard_is_a_usage_error_before_the_workers_start(pytester: pytest.Pytester):
+    """Issue 47: `pytest --shard 3/2 -n 2` was checked where the items are split, in each xdist worker: the
+    controller's INTERNALERROR, not a usage error."""
+    pytester.makefile(".yaml", cases=CASES)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--backend=onnxruntime", "--no-default-cases",
+                                           "--cases=cases.yaml", "--shard=3/2", "-n", "2")
+    assert result.ret == 4 and "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    assert "--shard=3/2: expected i/n with 1 <= i <= n" in result.stderr.str()
