@@ -6,14 +6,14 @@ that are more than a command line, so that they are tested here and a vendor's r
   stdout; prints nothing and exits 0 on the first run of the workflow on the branch (a notice says so); exits 1,
   naming the cause, when runs exist and none has the artifact or the API cannot be used.
 - ``stale RESULTS... [--expectations F] [--run-args "ARGS"]``: expectations entries that matched no item of all the
-  shards together (exit 1), read as ``conformance run ARGS`` read them.
+  shards together (exit 1), read as ``conformance run ARGS`` read them; ARGS that cannot be split like a shell
+  command line (an unbalanced quote) or that ``conformance run`` refuses are a usage error (exit 4).
 - ``summary RESULTS... [--log FILE] [--exit-code N]``: Markdown for the job summary, on stdout.
 """
 
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
@@ -49,7 +49,7 @@ def baseline_main(argv: list[str]) -> int:
 
 def stale_main(argv: list[str]) -> int:
     from conformance.ci.stale import check
-    from conformance.cli.run import parser as run_parser
+    from conformance.cli.usage import EXIT_USAGE, UsageError
 
     parser = argparse.ArgumentParser(prog="conformance ci stale", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -59,7 +59,11 @@ def stale_main(argv: list[str]) -> int:
     parser.add_argument("--run-args", default="", help="the arguments the shards gave `conformance run`: its "
                         "--expectations, --no-default-expectations and --no-default-cases are taken from them")
     args = parser.parse_args(argv)
-    run, _ = run_parser().parse_known_args(shlex.split(args.run_args))
+    try:
+        run = _run_args(args.run_args)
+    except UsageError as exc:
+        print(f"conformance ci stale: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     missing = [str(p) for p in [*args.results, *args.expectations, *map(Path, run.expectations)] if not p.is_file()]
     if missing:
         print(f"conformance ci stale: no such file: {', '.join(missing)}", file=sys.stderr)
@@ -74,6 +78,19 @@ def stale_main(argv: list[str]) -> int:
     for line in result.lines:
         print(line)
     return 1 if result.failing else 0
+
+
+def _run_args(text: str) -> argparse.Namespace:
+    """``--run-args`` read as `conformance run` reads them: ``UsageError`` naming them when they cannot be split like
+    a shell command line (an unbalanced quote) or `conformance run` would refuse them."""
+    from conformance.cli.run import parser as run_parser
+    from conformance.cli.usage import UsageError, raising, split
+
+    words = split("--run-args", text)
+    try:
+        return raising(run_parser()).parse_known_args(words)[0]
+    except UsageError as exc:
+        raise UsageError(f"--run-args={text!r}: conformance run: {exc}") from None
 
 
 def summary_main(argv: list[str]) -> int:

@@ -7,6 +7,7 @@ stale --run-args``) refuse them the same way."""
 from __future__ import annotations
 
 import argparse
+import shlex
 from typing import NoReturn
 
 #: pytest's exit code for a usage error (``pytest.ExitCode.USAGE_ERROR``)
@@ -27,3 +28,11 @@ def raising(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.error = error  # type: ignore[method-assign]  # argparse calls self.error for every usage error
     return parser
 
+
+def split(name: str, value: str) -> list[str]:
+    """``value`` split like a shell would (quotes kept together, never evaluated); ``UsageError`` naming the
+    argument ``name`` when it cannot be (an unbalanced quote, a trailing backslash)."""
+    try:
+        return shlex.split(value)
+    except ValueError as exc:  # "No closing quotation", "No escaped character"
+        raise UsageError(f"{name}={value!r}: cannot be split like a shell command line: {exc}") from None

@@ -54,6 +54,20 @@ def test_an_entry_is_stale_only_when_no_shard_matched_it(tmp_path):
     assert done.stdout.count("stale expectation") == 1 and f"entry ({gone}) matched no item" in done.stdout
 
 
+def test_run_args_that_cannot_be_split_or_run_are_a_usage_error(tmp_path):
+    """Issue 47: an unbalanced quote in --run-args was shlex's traceback."""
+    one = shard_file(tmp_path / "s1", "1/1", CASES[0])
+    for run_args, why in (('--cases="a b', "cannot be split like a shell command line: No closing quotation"),
+                          ("--cases=a\\", "cannot be split like a shell command line: No escaped character"),
+                          ("--shard=3/2", "conformance run: argument --shard: '3/2': expected i/n")):
+        done = stale(one, f"--run-args={run_args}", "--no-default-expectations")
+        assert done.returncode == 4 and done.stdout == "", done.stderr
+        assert done.stderr.startswith(f"conformance ci stale: --run-args={run_args!r}: {why}")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    done = stale(one, "--run-args=--isa=avx2 --cases='my cases' -k 'a and b'", "--no-default-expectations")
+    assert done.returncode == 0, done.stderr  # quoted words, and words only the run's pytest reads
+
+
 def test_a_missing_shard_fails_and_a_partial_selection_is_not_checked(tmp_path):
     one = shard_file(tmp_path / "s1", "1/2", CASES[0])
     done = stale(one, "--expectations", entries(tmp_path, item(CASES[1])), "--no-default-expectations")
