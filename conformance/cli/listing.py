@@ -17,11 +17,22 @@ def case_path_errors(paths: list[Path]) -> list[str]:
     return missing + guards.env_errors()
 
 
-def iter_instances(case_dirs: list[Path]):
-    """(file, instance) for every case instance under the folders; broken files are reported on stderr."""
+#: exit status of ``conformance list`` when a case file or case was refused: ``conformance run``'s for the same files
+#: (pytest's 1: each is a collection error, and the run goes on with the rest)
+EXIT_REFUSED = 1
+
+
+def iter_instances(case_dirs: list[Path], errors: list[str] | None = None):
+    """(file, instance) for every case instance under the folders; broken files and cases are reported on stderr
+    (and their messages added to ``errors``)."""
     from conformance.suite import corpus
 
-    yield from corpus.instances(case_dirs, on_error=lambda message: print(f"error: {message}", file=sys.stderr))
+    def refused(message: str) -> None:
+        print(f"error: {message}", file=sys.stderr)
+        if errors is not None:
+            errors.append(message)
+
+    yield from corpus.instances(case_dirs, on_error=refused)
 
 
 def list_main(argv: list[str]) -> int:
@@ -47,15 +58,19 @@ def list_main(argv: list[str]) -> int:
     except ValueError as exc:
         print(f"conformance list: -k {args.k!r}: {exc}", file=sys.stderr)
         return 2
-    for path, inst in iter_instances(([] if args.no_default_cases else default_case_dirs()) + args.cases):
+    refused: list[str] = []
+    for path, inst in iter_instances(([] if args.no_default_cases else default_case_dirs()) + args.cases, refused):
         if args.domain and inst.domain != args.domain or args.op and inst.op != args.op:
             continue
         if args.source and inst.source != args.source or not selected(inst.id, path.name):
             continue
         count += 1
         print(f"{inst.id}\t{inst.source}\t{path.name}")
-    print(f"{count} case instance(s)", file=sys.stderr)
-    return 0
+    if refused:  # the rest listed, as a run collects the rest: never a clean exit
+        print(f"conformance list: {len(refused)} case file(s) or case(s) refused (the errors above), exit "
+              f"{EXIT_REFUSED} as `conformance run` on them", file=sys.stderr)
+    print(f"{count} case instance(s)", file=sys.stderr)  # the last line (docs/ci-gate.md: `| tail -1`)
+    return EXIT_REFUSED if refused else 0
 
 
 def keyword_filter(expression: str | None) -> Callable[[str, str], bool]:

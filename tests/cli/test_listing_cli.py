@@ -74,6 +74,27 @@ def test_the_documented_count_line_gives_the_count(tmp_path: Path):
     assert done.stdout.strip().splitlines()[-1] == "2 case instance(s)", done.stdout
 
 
+def test_list_exits_as_the_run_does_when_case_files_are_refused(tmp_path: Path, capfd):
+    """Issue 47: `conformance list` printed a malformed file's errors and exited 0; `conformance run` on the same
+    files exits 1 (each is a collection error; the rest runs). The good cases are still listed."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "pool.yaml").write_text(CASES)
+    (cases / "broken.yaml").write_text("op: AveragePool\ndomain: ai.onnx\nversions: [22\n")
+    (cases / "typo.yaml").write_text(CASE.replace("ceil_mode", "ceil_mod").replace("id: ceil", "id: typo"))
+    assert list_main(["--no-default-cases", "--cases", str(cases)]) == 1
+    out, err = capfd.readouterr()
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["ai.onnx/AveragePool-22/ceil[float32]",
+                                                                  "ai.onnx/AveragePool-22/floor[float32]"]
+    assert "broken.yaml:4: YAML syntax error" in err and "typo.yaml:5: case 'typo': unknown attribute" in err
+    assert "2 case file(s) or case(s) refused" in err and err.splitlines()[-1] == "2 case instance(s)"
+    assert list_main(["--no-default-cases", "--cases", str(cases / "pool.yaml")]) == 0
+    from conformance.cli import run  # the run's code for the same files, whatever it becomes
+
+    assert run.main(["--backend=onnxruntime", "--no-default-cases", f"--cases={cases}", "-n", "0", "-o",
+                     str(tmp_path / "out"), "--no-progress"]) == 1
+
+
 class _Entry:
     pass
 
