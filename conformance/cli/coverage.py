@@ -5,7 +5,8 @@
 
 What counts is conformance/suite/coverage.py's; this prints it. Exit status 1 when a registered spec version has a
 gap (or no case at all). With ``--results``: which op-versions each backend of a run passes, fails, knows to fail
-or does not run (conformance/report/op_coverage.py; ``--all`` names them); exit status 0, 2 for an unreadable file.
+or does not run (conformance/report/op_coverage.py; ``--all`` names them); exit status 0, 2 for an unreadable file
+or files holding no record at all.
 """
 
 from __future__ import annotations
@@ -88,6 +89,11 @@ def _backend_coverage(results: list[Path], as_json: bool, show_ops: bool) -> int
         records = merge_files(results).records
     except (OSError, ValueError) as exc:
         print(f"conformance coverage: {exc}", file=sys.stderr)
+        return 2
+    if not records:  # an empty file (a run that wrote nothing, a wrong path): no coverage to show, never a pass
+        holds = "holds" if len(results) == 1 else "hold"
+        print(f"conformance coverage: {', '.join(map(str, results))}: {holds} no result records (a run that wrote "
+              "none?)", file=sys.stderr)
         return 2
     coverage = op_coverage(records)
     if as_json:

@@ -26,6 +26,20 @@ def test_a_bad_environment_limit_is_an_error(tmp_path: Path, capsys, monkeypatch
     assert "CONFORMANCE_MAX_YAML_NODES='abc': not a positive integer" in capsys.readouterr().err
 
 
+def test_coverage_of_result_files_without_records_is_an_error(tmp_path: Path, capsys):
+    """Issue 47: `coverage --results` on an empty file printed an empty table and exited 0, as if the run had
+    covered nothing and passed. Exit 2, as `conformance report` on the same file (no records at all)."""
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "meta.jsonl").write_text('{"meta": {"run": "r1"}}\n')  # a run that died before its first record
+    for name in ("empty.jsonl", "meta.jsonl"):
+        assert coverage_main(["--results", str(tmp_path / name)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"conformance coverage: {tmp_path / name}: holds no result records (a run that " \
+            "wrote none?)\n"
+    assert coverage_main(["--results", str(tmp_path / "empty.jsonl"), str(tmp_path / "meta.jsonl"), "--json"]) == 2
+    assert "empty.jsonl, " in capsys.readouterr().err
+
+
 CASES = CASE + """\
   - id: floor
     attributes: {kernel_shape: [3, 3], strides: [2, 2]}
