@@ -10,6 +10,10 @@ from conformance.plugin.repro_command import conformance_repro_command, repro_co
 from conformance.records import FAILING, ResultRecord, written
 from conformance.terminal import printable
 
+#: what an item's run made: its record and the record's line in the results file (records.written), set once by
+#: ``CaseItem.runtest``; the results feature (results.py) reads it for the call report
+WRITTEN = pytest.StashKey[tuple[ResultRecord, str]]()
+
 
 class CaseFailed(Exception):
     def __init__(self, record: ResultRecord):
@@ -21,8 +25,6 @@ class CaseItem(pytest.Item):
     def __init__(self, *, instance, backend, **kwargs):
         super().__init__(**kwargs)
         self.backend = backend
-        self.record: ResultRecord | None = None
-        self.record_line = ""  # the record's line in the results file (records.written)
         self.instance = instance
         self.add_marker(pytest.mark.conformance)
 
@@ -35,8 +37,8 @@ class CaseItem(pytest.Item):
         record.nodeid = self.nodeid
         # the outcome is the written record's: one that cannot be written as read back is an error record there
         # (records.written), so the item fails with it instead of passing beside it
-        record, self.record_line = written(record)
-        self.record = record  # on the call report as the record's line (results.py), nothing else copied there
+        record, line = written(record)
+        self.stash[WRITTEN] = record, line  # on the call report as that line (results.py), nothing else copied there
         if record.status in FAILING:
             raise CaseFailed(record)
         if record.status == "unsupported":
@@ -48,11 +50,12 @@ class CaseItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
         if isinstance(excinfo.value, CaseFailed):
             return failure_text(excinfo.value.record, conformance_repro_command(self))
-        if isinstance(excinfo.value, pytest.xfail.Exception) and self.record is not None:
+        made = self.stash.get(WRITTEN, None)
+        if isinstance(excinfo.value, pytest.xfail.Exception) and made is not None:
             # pytest formats an xfail like a failure (then reports it as skipped): a traceback with the source of
             # every frame, each source file parsed again — 0.1-0.6 s per xfail item, most of a run's harness time
             # with ~2,000 expected failures. The record says everything a reader of this text needs.
-            return failure_text(self.record, conformance_repro_command(self))
+            return failure_text(made[0], conformance_repro_command(self))
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):

@@ -16,6 +16,7 @@ import pytest
 from conformance.plugin import durable
 from conformance.plugin.checks import check_results_path
 from conformance.plugin.conformance_run import is_conformance_run
+from conformance.plugin.item import WRITTEN
 from conformance.plugin.runlock import RUN_ID, InUse, RunLock, new_run_id, results_lock_path
 from conformance.records import STATUSES, ResultRecord, write_records
 
@@ -115,16 +116,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     state = item.config.stash.get(results_key, None)
     if state is None or call.when != "call" or not hasattr(item, "instance"):
         return report
-    record = getattr(item, "record", None)
-    if record is None:  # runtest died before producing one (sys.exit and the like): still one record
+    made = item.stash.get(WRITTEN, None)  # (the record runtest made, its line)
+    if made is not None:
+        line = made[1]
+    else:  # runtest died before producing one (sys.exit and the like): still one record
         text = call.excinfo.exconly() if call.excinfo is not None else "no exception"
         record = durable.crash_record(item.nodeid, text, call.when)
-    if record is not None:
-        line = getattr(item, "record_line", "") if record is getattr(item, "record", None) else ""
-        line = line or record.to_json()
-        _writer(state).write_line(line)  # on disk before the controller even hears of it
-        # a plain string attribute: pytest-xdist serializes it with the report to the controller
-        report.conformance_record = line
+        if record is None:
+            return report
+        line = record.to_json()
+    _writer(state).write_line(line)  # on disk before the controller even hears of it
+    # a plain string attribute: pytest-xdist serializes it with the report to the controller
+    report.conformance_record = line
     return report
 
 

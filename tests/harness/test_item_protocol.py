@@ -83,3 +83,26 @@ def test_setup_show_gets_pytests_own_protocol(pytester: pytest.Pytester):
                  "--setup-show")
     result.assert_outcomes(passed=8)
     assert sorted({r[1] for r in logged(pytester)}) == ["call", "setup", "teardown"]
+
+
+STASHED = """
+import json
+from conformance.plugin.item import WRITTEN
+def pytest_runtest_teardown(item):
+    record, line = item.stash[WRITTEN]
+    with open("stashed.jsonl", "a") as out:
+        out.write(json.dumps([item.nodeid, record.nodeid, record.repro, line == record.to_json(), line]) + "\\n")
+"""
+
+
+def test_an_items_record_and_line_are_in_its_stash_as_the_results_file_has_them(pytester: pytest.Pytester):
+    """The one way from an item's run to the results feature (results.py): the stash key WRITTEN, set once with a
+    record built whole (its node id and repro command fields from the start: records are frozen)."""
+    pytester.makefile(".yaml", good=GOOD)
+    pytester.makeconftest(STASHED)
+    out = pytester.path / "out.jsonl"
+    run(pytester, "--cases", ".", "--backend=onnxruntime", f"--results={out}").assert_outcomes(passed=8)
+    stashed = [json.loads(line) for line in (pytester.path / "stashed.jsonl").read_text().splitlines()]
+    assert len(stashed) == 8
+    assert all(nodeid == made and nodeid in repro and same for nodeid, made, repro, same, _ in stashed)
+    assert sorted(line for *_, line in stashed) == sorted(json.dumps(r, separators=(",", ":")) for r in records(out))
