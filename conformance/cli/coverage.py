@@ -40,7 +40,9 @@ def format_table(report: list[SpecCoverage], show_all: bool = False) -> str:
             counts = entry.exercised.get(name, Counter())
             missing = entry.gaps.get(name, [])
             if missing or show_all or len(values) <= 4:
-                shown = ", ".join(f"{v}:{counts[v]}" for v in values)
+                # an open dimension (any rank) asks for no value: what the cases exercise is shown beside it
+                extra = sorted(set(counts) - set(values))
+                shown = ", ".join(f"{v}:{counts[v]}" for v in (*values, *extra)) + ("  (any)" if not values else "")
                 flag = f"   MISSING: {', '.join(missing)}" if missing else ""
                 lines.append(f"    {name:<26} {shown}{flag}")
             else:
