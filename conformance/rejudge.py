@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 
 from conformance.expectations import Expectations
 from conformance.expectations.outcome import outcome_of
@@ -21,7 +22,8 @@ from conformance.records import ResultRecord, base_backend
 
 def rejudger(expectations: Callable[[list[str]], Expectations], machine: Machine | None = None,
              independent: Callable[[str], bool] = lambda backend: False) -> Callable[[list], list]:
-    """A ``build_reports`` transform: every record back to its outcome, then today's expectations applied.
+    """A ``build_reports`` transform: every record back to its outcome, then today's expectations applied (new
+    records: those read stay as they were).
 
     ``expectations`` gives the expectations for the backends the records name. ``machine`` gives records without
     a level (older runs) the level of the machine they came from, except those of backends whose kernels do not
@@ -35,15 +37,17 @@ def rejudger(expectations: Callable[[list[str]], Expectations], machine: Machine
         from conformance.verdict import finish
 
         book = expectations(sorted({base_backend(r.backend) for r in records}))
-        for record in records:
-            status, reason = outcome_of(record)
-            record.status, record.reason, record.outcome, record.expectation = status, reason, "", ""
-            if not record.isa and machine is not None and not independent(base_backend(record.backend)):
-                record.isa = machine.isa
-            finish(record, book)
-        return records
+        return [finish(_outcome(record, machine, independent), book) for record in records]
 
     return transform
+
+
+def _outcome(record: ResultRecord, machine: Machine | None, independent: Callable[[str], bool]) -> ResultRecord:
+    """A new record: ``record`` back to its outcome (no expectation applied), at the level it ran at."""
+    status, reason = outcome_of(record)
+    level = {"isa": machine.isa} if (not record.isa and machine is not None
+                                     and not independent(base_backend(record.backend))) else {}
+    return replace(record, status=status, reason=reason, outcome="", expectation="", **level)
 
 
 def isa_independent(backend: str) -> bool:

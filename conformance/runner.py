@@ -30,11 +30,12 @@ __all__ = ["REFERENCE", "result", "run_backend", "run_reference"]
 
 
 def result(instance: CaseInstance, backend: Backend | None, expectations: Expectations | None = None,
-           repro: str = "", batched: Batched | None = None) -> ResultRecord:
+           repro: str = "", batched: Batched | None = None, nodeid: str = "") -> ResultRecord:
     """The final record of ``instance`` on ``backend`` (None: the reference column); ``batched``: the backend's
-    answer for this instance from a batch (backends/batching/dispatch.py), used instead of calling ``run``."""
-    made = _record(instance, backend, batched)
-    return finish(made, expectations, repro)
+    answer for this instance from a batch (backends/batching/dispatch.py), used instead of calling ``run``.
+    ``repro`` and ``nodeid`` (the pytest item's) are fields of the record as built: records are frozen."""
+    made = _record(instance, backend, batched, nodeid=nodeid, repro=repro)
+    return finish(made, expectations)
 
 
 def run_reference(instance: CaseInstance) -> ResultRecord:
@@ -47,7 +48,8 @@ def run_backend(instance: CaseInstance, backend: Backend, batched: Batched | Non
     return _record(instance, backend, batched)
 
 
-def _record(instance: CaseInstance, backend: Backend | None, batched: Batched | None = None) -> ResultRecord:
+def _record(instance: CaseInstance, backend: Backend | None, batched: Batched | None = None, nodeid: str = "",
+            repro: str = "") -> ResultRecord:
     start = time.perf_counter()
     judgement: Judgement = {"backend_version": "local"} if backend is None else {
         "isa": answers.safe_isa(backend), "precision": answers.safe_precision(backend)}
@@ -66,7 +68,7 @@ def _record(instance: CaseInstance, backend: Backend | None, batched: Batched | 
         judgement.update(status="crash",
                          reason=f"the backend called sys.exit({exc.code!r})\n{traceback.format_exc()}")
     return record(instance, REFERENCE if backend is None else backend.name,
-                  {**judgement, "duration_s": _since(start)})
+                  {**judgement, "duration_s": _since(start)}, nodeid=nodeid, repro=repro)
 
 
 def _since(start: float) -> float:

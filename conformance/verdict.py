@@ -1,5 +1,6 @@
 """A case instance's result record: its judgement from a backend's outputs (a value: the record's fields), the
-record built once from the case and that judgement, and finished (the expectation applied).
+record built once from the case and that judgement, and finished (the expectation applied: a new record, records
+being frozen).
 
 The one place a record's status and figures come from, whoever ran the case: the pytest items, ``conformance
 fuzz`` and ``conformance repro`` (runner.py), and ``conformance report --rejudge`` (finish) all go through here.
@@ -87,15 +88,17 @@ def _held_to_claims(judgement: Judgement, claims: Claims) -> Judgement:
     return {**judgement, "status": status, "reason": reason}
 
 
-def record(instance: CaseInstance, backend: str, judgement: Judgement) -> ResultRecord:
-    """The record of ``instance`` on ``backend``: the case's own fields and the judgement's, built once."""
+def record(instance: CaseInstance, backend: str, judgement: Judgement, nodeid: str = "",
+           repro: str = "") -> ResultRecord:
+    """The record of ``instance`` on ``backend``: the case's own fields, the judgement's, the pytest node id of the
+    item that ran it and the command that reproduces it, built once (records are frozen)."""
     case = instance.case
     return ResultRecord(
         id=instance.id, op=instance.op, domain=instance.domain, version=instance.version, dtype=instance.dtype,
         backend=backend, source=case.source, layout=instance.layout,
         attributes=dict(instance.attributes), input_shapes=[list(s) for s in instance.input_shapes],
         tags=list(case.tags), case_file=f"{case.file}:{case.line}" if case.line else case.file,
-        configuration=dict(case.configuration or {}), **judgement,
+        nodeid=nodeid, repro=repro, configuration=dict(case.configuration or {}), **judgement,
     )
 
 
@@ -164,11 +167,8 @@ def _output_entry(j: outputs.Judged) -> dict:
             "error_grid_at": c.grid_at}
 
 
-def finish(record: ResultRecord, expectations: Expectations | None = None, repro: str = "") -> ResultRecord:
-    """The final record: how to reproduce it, and the expectation that applies (``outcome`` keeps the status
-    before it). Every producer of records ends here, so a record means the same wherever it was made."""
-    if repro:
-        record.repro = repro
-    if expectations is not None:
-        expectations.apply(record)
-    return record
+def finish(record: ResultRecord, expectations: Expectations | None = None) -> ResultRecord:
+    """The final record: ``record`` with the expectation that applies (``outcome`` keeps the status before it), a
+    new record (``record`` itself is left as it was). Every producer of records ends here, so a record means the
+    same wherever it was made."""
+    return record if expectations is None else expectations.apply(record)

@@ -82,18 +82,23 @@ def keyword_filter(expression: str | None) -> Callable[[str, str], bool]:
         return lambda _id, _file: True
     if any(c in expression for c in "*?"):
         return lambda instance_id, _file: fnmatch.fnmatch(instance_id, expression)
-    from _pytest.mark.expression import Expression
-
-    try:
-        compiled = Expression.compile(expression)
-    except SyntaxError as exc:  # pytest's parser raises SyntaxError (ParseError in releases before 8.4)
-        raise ValueError(f"not a pytest -k expression: {exc}") from None
+    compiled = keyword_expression(expression)
 
     def selected(instance_id: str, file_name: str) -> bool:
         names = [instance_id.lower(), file_name.lower()]
         return compiled.evaluate(lambda word, **_: any(word.lower() in name for name in names))
 
     return selected
+
+
+def keyword_expression(expression: str):  # noqa: ANN201 - pytest's private Expression
+    """``expression`` compiled by pytest's own parser of ``-k``; ValueError when pytest would refuse it."""
+    from _pytest.mark import expression as parser
+
+    try:
+        return parser.Expression.compile(expression)
+    except (SyntaxError, getattr(parser, "ParseError", SyntaxError)) as exc:  # ParseError: pytest before 8.4
+        raise ValueError(f"not a pytest -k expression: {exc}") from None
 
 
 def backends_main(argv: list[str]) -> int:

@@ -107,8 +107,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    """The arguments, each checked: ``UsageError`` (cli/usage.py) naming the first that cannot be used."""
+    """The arguments, each checked as far as it can be without loading a backend: ``UsageError`` (cli/usage.py)
+    naming the first that cannot be used. Before the output folder is made, before pytest starts (whose own
+    checks, of --backend, would say it once per part)."""
+    from conformance import machine
     from conformance.cli import parts
+    from conformance.cli.listing import case_path_errors, keyword_expression
     from conformance.cli.usage import UsageError, raising
 
     args = raising(parser()).parse_args(argv)
@@ -116,6 +120,19 @@ def parse(argv: list[str]) -> argparse.Namespace:
         parts.count(args.workers)  # -n: also with --shard, where it goes to pytest-xdist
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    try:
+        machine.expand_axis([args.isa] if args.isa else [], native="")  # the level names; the machine's own is valid
+    except machine.LevelError as exc:
+        raise UsageError(f"--isa={args.isa}: {exc}") from None
+    if args.k:
+        try:
+            keyword_expression(args.k)  # pytest's own parser of -k
+        except ValueError as exc:
+            raise UsageError(f"-k {args.k!r}: {exc}") from None
+    if problems := case_path_errors([Path(c) for c in args.cases]):  # and the CONFORMANCE_MAX_* variables
+        raise UsageError("; ".join(problems))
+    if missing := [e for e in args.expectations if not Path(e).is_file()]:
+        raise UsageError(f"--expectations {missing[0]}: no such file")
     return args
 
 

@@ -13,7 +13,7 @@ as stale.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -169,9 +169,11 @@ class Expectations:
         return self._by_id, self._globs
 
     def apply(self, record: ResultRecord) -> ResultRecord:
-        """Turn an expected failure into xfail and an unexpected pass into xpass (strict). The status before is kept
-        in ``outcome``: the record can be judged again against other expectations (``rejudge``)."""
-        record.outcome = record.outcome or record.status
+        """The record with the expectation that applies: an expected failure turned into xfail, an unexpected pass
+        into xpass (strict). A new record: ``record`` itself stays as it is (records are frozen). The status before
+        is kept in ``outcome``: the record can be judged again against other expectations (``rejudge``)."""
+        if not record.outcome:
+            record = replace(record, outcome=record.status)
         entry = self.find(record.expectation_id, record.backend_version, record.isa, record)
         if entry is None:
             return record
@@ -181,24 +183,23 @@ class Expectations:
         # what it pins is what the record is judged against
         where = f"{Path(entry.file).name}:{entry.line}" if entry.file else ""
         pins = f"signature {entry.signature!r}" if entry.signature else ""
-        record.expectation = note + (f" [{', '.join(filter(None, (where, pins)))}]" if where or pins else "")
+        # set before the outcome is read: outcome_of reads the runner's reason below the line an entry put first
+        record = replace(record, expectation=note + (f" [{', '.join(filter(None, (where, pins)))}]"
+                                                     if where or pins else ""))
+        status, reason = record.status, record.reason
         changed: list[str] = []
-        if entry.signature and record.status in EXPECTED_STATUSES:
-            status, reason = outcome_of(record)
-            changed = signatures.changes(signatures.parse(entry.signature),
-                                         signatures.of_outcome(record, status, reason))
+        if entry.signature and status in EXPECTED_STATUSES:
+            was, why = outcome_of(record)
+            changed = signatures.changes(signatures.parse(entry.signature), signatures.of_outcome(record, was, why))
         if changed:  # the item fails, but not the way the entry pinned: a known failure must not hide a new one
-            record.reason = (f"{CHANGED}expected {entry.signature!r}, got {'; '.join(changed)}: {note}\n"
-                             f"{record.reason}")
-        elif record.status in EXPECTED_STATUSES and (entry.status is None or entry.status == record.status):
-            record.reason = f"expected failure: {note}\n{record.reason}"
-            record.status = "xfail"
-        elif record.status == "pass":
-            record.status = "xpass"
-            record.reason = f"unexpected pass: the expectation no longer holds, remove it: {note}"
-        elif record.status in EXPECTED_STATUSES:  # failing, but not the way the entry says
-            record.reason = f"expected {entry.status}, got {record.status}: {note}\n{record.reason}"
-        return record
+            reason = f"{CHANGED}expected {entry.signature!r}, got {'; '.join(changed)}: {note}\n{reason}"
+        elif status in EXPECTED_STATUSES and (entry.status is None or entry.status == status):
+            status, reason = "xfail", f"expected failure: {note}\n{reason}"
+        elif status == "pass":
+            status, reason = "xpass", f"unexpected pass: the expectation no longer holds, remove it: {note}"
+        elif status in EXPECTED_STATUSES:  # failing, but not the way the entry says
+            reason = f"expected {entry.status}, got {status}: {note}\n{reason}"
+        return replace(record, status=status, reason=reason)
 
     def stale(self, item_ids: list[str], records: list[ResultRecord] | None = None) -> list[Entry]:
         """Entries whose id or pattern matches none of the given item ids (version ranges and ISA conditions aside:

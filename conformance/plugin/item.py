@@ -33,8 +33,8 @@ class CaseItem(pytest.Item):
 
         hook = self.config.hook
         record = runner.result(self.instance, self.backend, hook.pytest_conformance_expectations(config=self.config),
-                               repro_command(self), batched=hook.pytest_conformance_batched(item=self))
-        record.nodeid = self.nodeid
+                               repro_command(self), batched=hook.pytest_conformance_batched(item=self),
+                               nodeid=self.nodeid)
         # the outcome is the written record's: one that cannot be written as read back is an error record there
         # (records.written), so the item fails with it instead of passing beside it
         record, line = written(record)

@@ -110,16 +110,18 @@ def test_output_folder_and_case_timeout_are_checked_before_pytest_starts(tmp_pat
     (["--shard=3/2"], "--shard"), (["--shard=0/2"], "--shard"), (["--shard=1/0"], "--shard"),
     (["--shard=x"], "--shard"), (["--shard="], "--shard"), (["--shard=-1/2"], "--shard"),
     (["--shard", "-1/2"], "--shard"), (["--shard=1/-2"], "--shard"), (["--shard=1/2/3"], "--shard"),
-    (["-n", "x"], "-n x"), (["-n", "-2"], "-n -2"),
-    (["--shard=1/2", "-n", "x"], "-n x"), (["--isolation=bogus"], "--isolation"),
-    (["--case-timeout=-1"], "--case-timeout"),
+    (["-n", "x"], "-n x"), (["-n", "-2"], "-n -2"), (["--shard=1/2", "-n", "x"], "-n x"),
+    (["--isolation=bogus"], "--isolation"), (["--case-timeout=-1"], "--case-timeout"),
     (["--worker-memory=lots"], "--worker-memory"), (["--baseline"], "--baseline"), (["--unknown"], "--unknown"),
+    (["--isa=avx2,bogus"], "--isa=avx2,bogus"), (["-k", "ceil and"], "-k 'ceil and'"), (["-k", "*ceil*"], "-k"),
+    (["--cases=nowhere"], "--cases nowhere"), (["--expectations=nowhere.yaml"], "--expectations nowhere.yaml"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else "")
 def test_every_argument_is_checked_before_anything_runs(argv: list[str], named: str, one_case, tmp_path: Path,
-                                                        capfd):
+                                                        capfd, monkeypatch):
     """Issue 47: `conformance run --shard 3/2` ended in pytest-xdist's INTERNALERROR after starting the run; an
     argparse error was exit 2, which for `conformance run` means an interrupted run. A usage error, exit 4, one
     line naming the argument, and nothing written."""
+    monkeypatch.chdir(tmp_path)  # where "nowhere" is nowhere
     assert run.main([*one_case[:-2], "-o", str(tmp_path / "never"), *argv]) == 4
     out, err = capfd.readouterr()
     assert out == "" and err.startswith("conformance run: ") and err.count("\n") == 1 and named in err, err

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import textwrap
 
 import pytest
 
 from conformance.cli.expectations import update
-from conformance.expectations import Entry, Expectations, ExpectationsError, load_file, version_in_range
+from conformance.expectations import CHANGED, Entry, Expectations, ExpectationsError, load_file, version_in_range
 from conformance.records import ResultRecord, split_item_id
 
 CASES = textwrap.dedent("""\
@@ -87,6 +88,28 @@ def test_apply_is_strict():
     typed = Expectations([Entry(reason="crashes", id=ITEM, status="crash")])
     assert typed.apply(record("fail")).status == "fail"
     assert typed.apply(record("crash")).status == "xfail"
+
+
+@pytest.mark.parametrize(("entry", "status", "reason", "applied"), [
+    (None, "fail", "off by one", ("fail", "off by one", "")),  # no entry: only the outcome kept
+    (Entry(reason="known bug", id=ITEM), "fail", "off by one", ("xfail", "expected failure: known bug\noff by one",
+                                                                "known bug")),
+    (Entry(reason="known bug", id=ITEM), "pass", "", ("xpass", "unexpected pass: the expectation no longer holds, "
+                                                      "remove it: known bug", "known bug")),
+    (Entry(reason="crashes", id=ITEM, status="crash"), "fail", "off", ("fail", "expected crash, got fail: crashes\n"
+                                                                       "off", "crashes")),
+    (Entry(reason="refused", id=ITEM, signature="rejected InvalidGraph"), "error", "rejected: Fail: no",
+     ("error", f"{CHANGED}expected 'rejected InvalidGraph', got rejected Fail (new): refused\nrejected: Fail: no",
+      "refused [signature 'rejected InvalidGraph']")),
+])
+def test_apply_makes_a_new_record_and_leaves_the_one_given_as_it_was(entry, status, reason, applied):
+    """Records are frozen: a record another holds (a report's parsed lines, a rejudge's input) keeps what it said."""
+    given = dataclasses.replace(record(status), reason=reason)
+    before = dataclasses.asdict(given)
+    made = Expectations([entry] if entry else []).apply(given)
+    assert dataclasses.asdict(given) == before and (given.outcome, given.expectation) == ("", "")
+    assert made is not given and (made.status, made.reason, made.expectation) == applied and made.outcome == status
+    assert Expectations([entry] if entry else []).apply(given) == made  # the same record given, the same made
 
 
 def test_file_validation(tmp_path):

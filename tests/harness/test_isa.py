@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -120,7 +121,7 @@ def test_malformed_isa_names_file_and_line(tmp_path, line, message):
 def test_update_writes_the_isa_condition_that_separates_the_levels():
     records = [record("fail", "avx512_core_bf16"), record("unsupported", "avx2", backend="onednn@avx2"),
                record("pass", "avx2", backend="onednn@avx2")]
-    records[2].id = records[2].id.replace("same_ceil", "other")
+    records[2] = replace(records[2], id=records[2].id.replace("same_ceil", "other"))
     kept, added, _ = update([], records, backend="onednn")
     assert added == [ITEM]
     assert (kept[0].status, kept[0].isa) == ("fail", ">=avx512_core_bf16")
@@ -165,9 +166,10 @@ def test_rejudge_applies_todays_expectations_at_the_machines_level(tmp_path):
     expectations = book(tmp_path, "  isa: '>=avx512_core'\n")
     host = machine.from_text(f"flags: {AVX512_BF16}")
     legacy = [record("fail", ""), record("pass", "", backend="reference")]
-    legacy[1].id = legacy[1].id.replace("same_ceil", "other")
+    legacy[1] = replace(legacy[1], id=legacy[1].id.replace("same_ceil", "other"))
     judged = rejudger(lambda backends: expectations, host, lambda b: b == "reference")(legacy)
     assert [(r.status, r.isa) for r in judged] == [("xfail", "avx512_core_bf16"), ("pass", "")]
+    assert [(r.status, r.isa) for r in legacy] == [("fail", ""), ("pass", "")]  # new records: those read as read
 
 
 def test_report_rejudges_another_machines_trimmed_results(tmp_path, capsys):

@@ -3,6 +3,8 @@ elements and a 2-D error grid, an erratum, and a hostile id."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from conformance.records import ResultRecord
 
 XSS = "<script>alert(1)</script>"
@@ -178,5 +180,5 @@ def realistic_records() -> list[ResultRecord]:
             attributes={"note": XSS},
         )
     )
-    out[-1].id = f"ai.onnx/MaxPool-22/{XSS}[float32]"
+    out[-1] = replace(out[-1], id=f"ai.onnx/MaxPool-22/{XSS}[float32]")
     return out

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def console_lines(stderr: str) -> list[str]:
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("html")
     records = realistic_records()
-    records[0].max_abs_err = float("nan")  # non-finite numbers must survive into the page
+    records[0] = replace(records[0], max_abs_err=float("nan"))  # non-finite numbers must survive into the page
     write_records(tmp / "r.jsonl", records)
     return build_reports([tmp / "r.jsonl"], tmp / "out", title="Pooling conformance — nightly").html
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -103,8 +104,10 @@ def test_terminal_matrix(records: list) -> None:
 
 
 def test_packed_data_round_trips(records: list) -> None:
-    records[0].reason = "an error chain " * 100  # clipped in the page's list; whole in its details
-    records[8].max_abs_err = float("nan")  # a chunk holding one is encoded again with NaN/inf as strings
+    # the reason clipped in the page's list, whole in its details; a chunk holding a NaN is encoded again with
+    # NaN/inf as strings
+    records[0] = replace(records[0], reason="an error chain " * 100)
+    records[8] = replace(records[8], max_abs_err=float("nan"))
     page = render_html(records, generated=WHEN)
     (island,) = DATA.findall(page)
     summary = unpack_summary(json.loads(island)["summary"])
@@ -125,14 +128,14 @@ def test_details_files_written_in_parts_are_the_files_of_one_writer_and_the_toke
         assert [f for part in range(parts) for f in details.files(records, whole, part, parts)] == whole.files
     # the token changes with the report: when it was made, a record's status, a record more or less
     other = records[0].status
-    records[0].status = "fail" if other != "fail" else "pass"
+    records[0] = replace(records[0], status="fail" if other != "fail" else "pass")
     tokens = {whole.token, details.plan(records, WHEN, 3).token, details.plan(records[1:], WHEN, 3).token,
               details.plan(records, WHEN.replace(second=1), 3).token}
     assert len(tokens) == 4
 
 
 def test_merged_file_matches_record_to_json(records: list, tmp_path: Path) -> None:
-    records[0].max_ulp = float("inf")
+    records[0] = replace(records[0], max_ulp=float("inf"))
     results = tmp_path / "r.jsonl"
     write_records(results, records)
     summary = build_reports([results], tmp_path / "out")
