@@ -13,7 +13,6 @@ The expected outputs are the test's stored ones (the oracle's ``expected()``: th
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +20,8 @@ import numpy as np
 from conformance.compare.evidence import OutputRule
 from conformance.dtypes import dtype_name, floating
 from conformance.model import CaseInstance
-from conformance.ops.families import ACCUMULATE, Accumulate, Family, loosest, ulps_for
+from conformance.ops import terms as node_terms
+from conformance.ops.families import Accumulate, Family, loosest, ulps_for
 
 
 @dataclass(frozen=True)
@@ -45,17 +45,20 @@ def judged_node(instance: CaseInstance, model: object = None) -> Judged:
     nodes = list(model.graph.node) if model is not None else []
     index, family = loosest(instance.op, [n.op_type for n in nodes], [spec.array for spec in instance.inputs])
     if index is None:
-        return Judged(instance.op, dict(instance.attributes), family)
+        # the node itself, where the graph has it: a backend test's attributes are its node's, not the case's ({})
+        index = next((i for i, n in enumerate(nodes) if n.op_type == instance.op), None)
+        if index is None:
+            return Judged(instance.op, dict(instance.attributes), family)
     node = nodes[index]
     return Judged(node.op_type, {a.name: helper.get_attribute_value(a) for a in node.attribute}, family)
 
 
-def output_rules(instance: CaseInstance, expected: list[np.ndarray], judged: Judged | None = None
-                 ) -> tuple[OutputRule, ...]:
-    judged = judged or judged_node(instance)
+def output_rules(instance: CaseInstance, expected: list[np.ndarray], judged: Judged | None = None,
+                 model: object = None) -> tuple[OutputRule, ...]:
+    judged = judged or judged_node(instance, model)
     family = judged.family
     names = instance.output_names or [f"output{i}" for i in range(len(expected))]
-    k = terms(instance, judged) if family.name == "accumulate" else 1
+    k, note = terms(instance, judged, model) if family.name == "accumulate" else (1, "")
     rules = []
     for name, value in zip(names, expected):
         dtype = dtype_name(value.dtype)
@@ -63,70 +66,29 @@ def output_rules(instance: CaseInstance, expected: list[np.ndarray], judged: Jud
         rules.append(OutputRule(name=name, label=name, error_model=model, dtype=dtype,
                                 ulps=ulps_for(family, dtype) if model == "ulp" else 0.0,
                                 window=k if model == "accumulate" else 1,
+                                window_note=note if model == "accumulate" else "",
                                 drawn_from=family.drawn_from if model == "random" else None))
     return tuple(rules)
 
 
-def terms(instance: CaseInstance, judged: Judged) -> int:
-    """K: the most terms one output element sums, from the input shapes and the node's attributes; the first
-    input's size (an upper bound) where the rule cannot tell (an ``_expanded`` test's attributes are inside
-    its function body)."""
-    rule = judged.family.accumulate
-    shapes = [tuple(spec.shape or ()) for spec in instance.inputs]
-    if rule is None or not shapes:
-        return 1
-    try:
-        found = _TERMS[rule.terms](shapes, judged.attributes, judged.op, instance)
-    except (IndexError, KeyError, TypeError, ValueError):
-        found = None
-    return max(int(found if found is not None else math.prod(shapes[0])), 1)
+def terms(instance: CaseInstance, judged: Judged, model: object = None) -> tuple[int, str]:
+    """(K, a note for the record): the most terms one output element sums, read from the judged node as it runs
+    (ops/terms.py: its attributes, every input's shape and value, initializers and Constants included; an
+    ``_expanded`` test's body nodes). Where no count can be read, the stated fallback: the largest tensor the
+    graph is fed or holds (every rule's K is at most one input's size, plus a bias term)."""
+    import onnx
 
-
-def _reduced(shapes: list[tuple[int, ...]], attributes: dict, op: str, instance: CaseInstance) -> int | None:
-    rank = len(shapes[0])
-    axes = attributes.get("axes")
-    if axes is None and len(instance.inputs) > 1 and instance.inputs[1].array is not None:
-        axes = [int(a) for a in np.asarray(instance.inputs[1].array).reshape(-1)]
-    if not axes:
-        if attributes.get("noop_with_empty_axes"):
-            return 1
-        axes = range(rank)
-    return math.prod(shapes[0][a % rank] for a in axes) if rank else 1
-
-
-def _inner(shapes: list[tuple[int, ...]], attributes: dict, op: str, instance: CaseInstance) -> int | None:
-    a = shapes[0]
-    if op == "Gemm":  # alpha·A'B' + beta·C: one more term with C
-        return (a[0] if attributes.get("transA") else a[1]) + (len(shapes) > 2)
-    return a[-1] if len(a) > 1 else a[0]
-
-
-def _window(shapes: list[tuple[int, ...]], attributes: dict, op: str, instance: CaseInstance) -> int | None:
-    weights = shapes[1]
-    group = int(attributes.get("group", 1))
-    per_group = weights[1] if op == "Conv" else weights[0] // group
-    return per_group * math.prod(weights[2:]) + (len(shapes) > 2)
-
-
-def _axis(shapes: list[tuple[int, ...]], attributes: dict, op: str, instance: CaseInstance) -> int | None:
-    shape = shapes[0]
-    if op == "Softmax":
-        axis = int(attributes.get("axis", -1 if instance.version >= 13 else 1)) % max(len(shape), 1)
-        # before opset 13 the input is flattened to 2-D at axis: a row spans every later axis
-        return math.prod(shape[axis:]) if instance.version < 13 else shape[axis]
-    axis = int(np.asarray(instance.inputs[1].array).reshape(-1)[0]) if len(instance.inputs) > 1 else 0
-    return shape[axis % len(shape)]
-
-
-def _inputs(shapes: list[tuple[int, ...]], attributes: dict, op: str, instance: CaseInstance) -> int | None:
-    return len(shapes)
-
-
-_TERMS: dict[str, Callable[[list[tuple[int, ...]], dict, str, CaseInstance], int | None]] = {
-    "reduced": _reduced, "inner": _inner, "window": _window, "axis": _axis, "inputs": _inputs,
-    "batch": lambda shapes, attributes, op, instance: math.prod(shapes[0][1:]),
-    "fixed": lambda shapes, attributes, op, instance: ACCUMULATE[op].count,
-}
+    proto = model if model is not None else onnx.load_from_string(instance.model)
+    initializers = {t.name for t in proto.graph.initializer}
+    names = [i.name for i in proto.graph.input if i.name not in initializers]
+    feeds = {name: spec.array for name, spec in zip(names, instance.inputs) if spec.array is not None}
+    found = node_terms.terms(proto, feeds, judged.op)
+    if found is not None:
+        return max(int(found), 0), ""
+    sizes = [math.prod(spec.shape or ()) for spec in instance.inputs]
+    sizes += [math.prod(t.dims) for t in proto.graph.initializer]
+    fallback = max(sizes, default=1) + 1
+    return fallback, f" (fallback: the {judged.op} node's count cannot be read; the largest tensor's size + 1)"
 
 
 @dataclass(frozen=True)
@@ -151,7 +113,7 @@ def whole_model(instance: CaseInstance, inputs: list[np.ndarray], expected: list
     except Exception as exc:  # the evaluator's own gap or failure: the reference column says which
         outputs, error = None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: {str(exc)[:300]}"
     judged = judged_node(instance, proto)
-    return WholeModel(output_rules(instance, expected, judged), outputs, error, judged)
+    return WholeModel(output_rules(instance, expected, judged, proto), outputs, error, judged)
 
 
 def evaluated(instance: CaseInstance, inputs: list[np.ndarray], model: object = None) -> list[np.ndarray]:

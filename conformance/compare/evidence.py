@@ -59,6 +59,7 @@ class OutputRule:
     label: str  # the op's port name (the record's per-output tolerance text)
     error_model: str = "average"
     window: int = 1  # K: the most input elements one output element averages (or sums, for a p-norm)
+    window_note: str = ""  # how K was had when not from the node itself (a stated fallback), for the record
     p: float = 1.0  # pnorm: the norm's exponent
     of_values: int = 0  # index outputs: which output holds the values the indices point at
     unspecified: np.ndarray | None = None  # True where the spec leaves the value undefined

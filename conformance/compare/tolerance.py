@@ -49,6 +49,7 @@ class Policy:
     p: float = 1.0  # pnorm: the norm's exponent
     ulps: float = 0.0  # ulp: the bound in ULPs of the expected value
     roundings: int = 0  # the op's own roundings after the model's arithmetic (compare/models.py Then): u·|y| each
+    window_note: str = ""  # how K was had, when by a stated fallback (said in the record's text)
 
     @property
     def overridden(self) -> bool:
@@ -65,7 +66,7 @@ class Policy:
             return f"override: |err| <= {self.atol or 0:g} + {self.rtol or 0:g}*|expected|"
         if self.ulp is not None:
             return f"override: |err| <= {self.ulp:g} ulp({self.dtype})"
-        text = model(self.model).describe(self)
+        text = model(self.model).describe(self) + self.window_note
         if self.roundings:
             text += f"; then {self.roundings} rounding(s): + {_scale_text(self.scale)}{self.roundings}*u*|y|"
         return text
@@ -94,15 +95,15 @@ class Policy:
 
 def policy_for(
     dtype: str, window: int, case_tolerance: dict, backend: str, backend_scale: float = 1.0,
-    model: str = "average", p: float = 1.0, ulps: float = 0.0, roundings: int = 0,
+    model: str = "average", p: float = 1.0, ulps: float = 0.0, roundings: int = 0, window_note: str = "",
 ) -> Policy:
     """The case's ``tolerance`` mapping may override the derived bound, for all backends or per backend."""
     merged = {k: v for k, v in case_tolerance.items() if k != "backends"}
     merged.update((case_tolerance.get("backends") or {}).get(backend, {}))
     return Policy(
-        window=max(int(window), 1), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
+        window=max(int(window), 0), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
         atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"), model=model, p=float(p),
-        ulps=float(ulps), roundings=int(roundings),
+        ulps=float(ulps), roundings=int(roundings), window_note=window_note,
     )
 
 
@@ -110,7 +111,8 @@ def policies(evidence: Evidence, backend: str, scale: float = 1.0) -> list[Polic
     """The bound of every value output of ``evidence`` for ``backend`` (None for index outputs)."""
     return [None if not model(rule.error_model).values else
             policy_for(rule.dtype or evidence.dtype, rule.window, evidence.tolerance, backend, scale,
-                       model=rule.error_model, p=rule.p, ulps=rule.ulps, roundings=rule.roundings)
+                       model=rule.error_model, p=rule.p, ulps=rule.ulps, roundings=rule.roundings,
+                       window_note=rule.window_note)
             for rule in evidence.outputs]
 
 
