@@ -21,8 +21,12 @@ FAILING = frozenset({"fail", "error", "crash", "timeout", "xpass"})
 SCHEMA = 1
 
 
-@dataclass
+@dataclass(frozen=True)
 class ResultRecord:
+    """Built once, from everything its run decided, and never changed after: a step that decides more (the
+    expectations, a rejudge) makes a new record (``dataclasses.replace``), so a record another holds (a report's
+    parsed lines, an item's written line) always says what it said when made."""
+
     id: str  # case instance id, e.g. "ai.onnx/AveragePool-22/2d_ceil[float32]"
     op: str
     domain: str

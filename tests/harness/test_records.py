@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -73,3 +74,14 @@ def _finite_fields(record: ResultRecord) -> dict:
     from conformance.records import finite
 
     return finite({f.name: getattr(record, f.name) for f in fields(record)})
+
+
+@pytest.mark.parametrize("name", ["status", "reason", "nodeid", "repro", "outcome", "expectation", "tags"])
+def test_a_record_is_frozen_once_built(name):
+    """Nothing changes a record after it is built: a step that decides more makes a new one (dataclasses.replace)."""
+    record = _record()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(record, name, "changed")
+    assert record == _record()
+    changed = dataclasses.replace(record, status="fail")
+    assert (changed.status, record.status) == ("fail", "pass") and changed.to_json() != record.to_json()
