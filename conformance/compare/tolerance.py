@@ -101,7 +101,7 @@ def policy_for(
     merged = {k: v for k, v in case_tolerance.items() if k != "backends"}
     merged.update((case_tolerance.get("backends") or {}).get(backend, {}))
     return Policy(
-        window=max(int(window), 0), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
+        window=max(int(window), 1), dtype=dtype, scale=float(merged.get("scale", 1.0)) * backend_scale,
         atol=merged.get("atol"), rtol=merged.get("rtol"), ulp=merged.get("ulp"), model=model, p=float(p),
         ulps=float(ulps), roundings=int(roundings), window_note=window_note,
     )
