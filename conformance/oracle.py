@@ -121,6 +121,7 @@ class Oracle:
             window=self.window() if traits[i].window else 1, p=_exponent(inst, entry, traits[i].exponent),
             of_values=port.of_values if port is not None else 0, unspecified=masks[i] if i < len(masks) else None,
             custom=port.custom if port is not None else None, roundings=port.roundings if port is not None else 0,
+            ulps=port.ulps if port is not None else 0.0,
         ) for i, (port, model) in enumerate(zip(ports, models)))
 
     def exact(self) -> list[np.ndarray]:

@@ -65,7 +65,7 @@ class OutputRule:
     unspecified: np.ndarray | None = None  # True where the spec leaves the value undefined
     custom: ErrorModel | None = None  # the op's own model (``error_model`` is then the built-in it starts from)
     ulps: float = 0.0  # ulp: the bound in ULPs of the expected value
-    roundings: int = 0  # the op's own roundings after the model's arithmetic (compare/models.py Then)
+    roundings: int = 0  # the op's own roundings after the model's arithmetic (compare/models.py Model)
     dtype: str | None = None  # the output's own dtype when it differs from the instance's (a whole model's)
     drawn_from: tuple[float, ...] | None = None  # random: the values a draw may take, where the op promises them
 

@@ -121,20 +121,27 @@ MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
 
 
 @dataclass(frozen=True)
-class Then:
-    """A built-in model followed by more of the op's own arithmetic on its result: ``roundings`` correctly
-    rounded operations (a division by a norm, a scale by a weight), each adding u·|y| to the model's bound. An op
-    composes its bound this way instead of copying a model's formula to add a step (docs/tolerance.md)."""
+class Model:
+    """A built-in model with the parameters an op gives it in its registry entry: ``ulps``, the ``ulp`` model's
+    count (an elementwise function's bound in ULPs, with its source in the entry), and ``roundings``, more of the
+    op's own arithmetic on the model's result — correctly rounded operations (a division by a norm, a scale by a
+    weight), each adding u·|y| to the bound. An op composes its bound this way instead of copying a model's
+    formula to add a step (docs/tolerance.md): ``Model("pnorm", roundings=1)``, ``Model("ulp", ulps=4)``."""
 
     model: str
     roundings: int = 0
+    ulps: float = 0.0
 
     def __post_init__(self) -> None:
         found = MODELS.get(self.model)
-        if found is None or found.bound is None or not found.values or found.draw:
-            raise ValueError(f"Then({self.model!r}): roundings compose with a model that has a bound")
+        if self.roundings and (found is None or found.bound is None or not found.values or found.draw):
+            raise ValueError(f"Model({self.model!r}): roundings compose with a model that has a bound")
+        if found is None:
+            raise ValueError(f"Model({self.model!r}): no such built-in model (known: {', '.join(MODELS)})")
         if isinstance(self.roundings, bool) or not isinstance(self.roundings, int) or self.roundings < 0:
-            raise ValueError(f"Then({self.model!r}): roundings must be a count >= 0, not {self.roundings!r}")
+            raise ValueError(f"Model({self.model!r}): roundings must be a count >= 0, not {self.roundings!r}")
+        if (self.model == "ulp") != (self.ulps > 0):
+            raise ValueError(f"Model({self.model!r}): ulps > 0 is the ulp model's count, and only its")
 
 
 def model(name: str) -> BuiltinModel:

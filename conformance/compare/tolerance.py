@@ -48,7 +48,7 @@ class Policy:
     model: str = "average"  # the output's error model: a value model of compare/models.py
     p: float = 1.0  # pnorm: the norm's exponent
     ulps: float = 0.0  # ulp: the bound in ULPs of the expected value
-    roundings: int = 0  # the op's own roundings after the model's arithmetic (compare/models.py Then): u·|y| each
+    roundings: int = 0  # the op's own roundings after the model's arithmetic (compare/models.py Model): u·|y| each
     window_note: str = ""  # how K was had, when by a stated fallback (said in the record's text)
 
     @property

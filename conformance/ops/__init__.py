@@ -13,9 +13,9 @@ import functools
 import importlib
 
 import conformance_reference as reference
-from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, OpEntry, Port, Then
+from conformance.ops.spec import ERROR_MODELS, Attribute, ErrorModel, FuzzSpec, Model, OpEntry, Port
 
-__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "Then", "UnknownOp", "domains",
+__all__ = ["ERROR_MODELS", "Attribute", "ErrorModel", "FuzzSpec", "Model", "OpEntry", "Port", "UnknownOp", "domains",
            "entries", "entry", "find", "spec_versions"]
 
 class UnknownOp(LookupError):

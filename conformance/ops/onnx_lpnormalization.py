@@ -2,7 +2,7 @@
 (p 1 or 2) along one axis, 0 where that norm is 0.
 
 An op of no pooling shape (any rank, no N and C, one axis attribute): nothing here but data. The output is the
-p-norm's arithmetic followed by one division, judged by the p-norm bound then one more rounding (``Then``), K the
+p-norm's arithmetic followed by one division, judged by the p-norm bound then one more rounding (``Model``), K the
 length of the normalised axis (the reference's ``window_elements``).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from conformance.model import CaseInstance
 from conformance.ops import dims
-from conformance.ops.spec import OpEntry, Then
+from conformance.ops.spec import Model, OpEntry
 from conformance_reference import onnx_lpnormalization
 
 
@@ -27,7 +27,7 @@ def coverage(version: int) -> list[dims.Dimension]:
 
 
 ENTRY = OpEntry(
-    schema=onnx_lpnormalization.SCHEMA, error_models={"output": Then("pnorm", roundings=1)},
+    schema=onnx_lpnormalization.SCHEMA, error_models={"output": Model("pnorm", roundings=1)},
     coverage=coverage, node_tests=True,
     summary="x / ||x||_p along one axis (p 1 or 2), 0 where the norm is 0",
 )

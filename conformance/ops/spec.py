@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 # ERROR_MODELS: how an output is compared (compare/outputs.py dispatches each; docs/tolerance.md derives them)
 from conformance.compare.evidence import ERROR_MODELS, ErrorModel
-from conformance.compare.models import Then
+from conformance.compare.models import Model
 from conformance_reference import schema
 from conformance_reference.schema import Attribute, auto_pad_mode
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from conformance.ops.neutral import NeutralSpec
 
 # auto_pad_mode: which padding mode an auto_pad value names, for a backend mapping a case onto its runtime
-__all__ = ["ERROR_MODELS", "ErrorModel", "FuzzSpec", "OpEntry", "Port", "Then", "auto_pad_mode", "judged"]
+__all__ = ["ERROR_MODELS", "ErrorModel", "FuzzSpec", "Model", "OpEntry", "Port", "auto_pad_mode", "judged"]
 
 
 @dataclass(frozen=True)
@@ -37,21 +37,23 @@ class Port(schema.Port):
 
     error_model: str = "exact"
     custom: ErrorModel | None = None  # an op's own error model (error_model: the built-in bound it starts from)
-    roundings: int = 0  # the op's own roundings after the built-in model's arithmetic (``Then``)
+    roundings: int = 0  # the op's own roundings after the built-in model's arithmetic (``Model``)
+    ulps: float = 0.0  # the ulp model's count (``Model("ulp", ulps=n)``)
 
 
-def judged(ports: tuple[schema.Port, ...], error_models: dict[str, str | ErrorModel | Then]) -> tuple[Port, ...]:
+def judged(ports: tuple[schema.Port, ...], error_models: dict[str, str | ErrorModel | Model]) -> tuple[Port, ...]:
     """The schema's ports with the error model the registry gives each (by name; ``exact`` otherwise): a built-in
-    model's name, a built-in model then the op's own roundings (``Then("pnorm", roundings=1)``), or an op's own
-    ``ErrorModel``."""
+    model's name, a built-in model with its parameters (``Model("ulp", ulps=4)``, ``Model("pnorm",
+    roundings=1)``: the op's own roundings after it), or an op's own ``ErrorModel``."""
     found = []
     for p in ports:
         model = error_models.get(p.name, "exact")
         custom = model if isinstance(model, ErrorModel) else None
-        then = model if isinstance(model, Then) else None
+        then = model if isinstance(model, Model) else None
         name = custom.bound if custom is not None else then.model if then is not None else str(model)
         found.append(Port(**{f.name: getattr(p, f.name) for f in fields(schema.Port)}, error_model=name,
-                          custom=custom, roundings=then.roundings if then is not None else 0))
+                          custom=custom, roundings=then.roundings if then is not None else 0,
+                          ulps=then.ulps if then is not None else 0.0))
     return tuple(found)
 
 
@@ -98,7 +100,7 @@ class OpEntry:
 
     schema: schema.Schema
     #: output name -> how it is judged: a built-in model's name or the op's own ErrorModel (compare/evidence.py)
-    error_models: dict[str, str | ErrorModel | Then] = field(default_factory=dict, hash=False)
+    error_models: dict[str, str | ErrorModel | Model] = field(default_factory=dict, hash=False)
     coverage: Callable[[int], list[Dimension]] | None = None  # dimensions beyond rank and dtype
     fuzz: Callable[[int], FuzzSpec] | None = None
     node_tests: bool = False  # import the installed onnx's node tests of this op_type

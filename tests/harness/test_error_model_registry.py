@@ -64,7 +64,7 @@ def test_the_oracle_takes_k_and_the_exponent_from_the_model(monkeypatch: pytest.
     assert (rule.window, rule.p) == (1, 1.0)
 
 
-def test_then_adds_the_ops_own_roundings_to_a_models_bound() -> None:
+def test_model_roundings_add_the_ops_own_roundings_to_a_bound() -> None:
     # LpNormalization's y = x / ||x||_p: the p-norm's bound, then one division (u·|y| more), never a copied formula
     e = np.array([0.5, -0.25, 3.0], np.float32)
     plain = policy_for("float32", 4, {}, "b", model="pnorm", p=2.0)
@@ -78,20 +78,35 @@ def test_then_adds_the_ops_own_roundings_to_a_models_bound() -> None:
     np.testing.assert_allclose(scaled.bound(e, None), 3 * then.bound(e, None))
 
 
-def test_then_composes_only_with_a_bounded_model() -> None:
-    assert models.Then("pnorm", 1).roundings == 1
+def test_model_roundings_compose_only_with_a_bounded_model() -> None:
+    assert models.Model("pnorm", 1).roundings == 1
     for bad in ("exact", "index", "random", "nope"):
-        with pytest.raises(ValueError, match="compose with a model that has a bound"):
-            models.Then(bad, 1)
+        with pytest.raises(ValueError, match="compose with a model that has a bound|no such built-in model"):
+            models.Model(bad, 1)
     with pytest.raises(ValueError, match="roundings must be a count"):
-        models.Then("ulp", -1)
+        models.Model("accumulate", -1)
+    with pytest.raises(ValueError, match="the ulp model's count"):
+        models.Model("ulp")  # an ulp model needs its count
+    with pytest.raises(ValueError, match="the ulp model's count"):
+        models.Model("exact", ulps=3)
+
+
+def test_a_registry_ulp_model_carries_its_count_to_the_bound() -> None:
+    from conformance.ops.spec import judged
+    from conformance_reference.schema import Port
+
+    (port,) = judged((Port("y"),), {"y": models.Model("ulp", ulps=4)})
+    assert (port.error_model, port.ulps) == ("ulp", 4)
+    e = np.array([1.0, 3.0], np.float32)
+    policy = policy_for("float32", 1, {}, "b", model="ulp", ulps=port.ulps)
+    np.testing.assert_array_equal(policy.bound(e, None), 4 * ulp(e, "float32"))
 
 
 def test_a_registry_port_carries_its_roundings_to_the_rule() -> None:
     from conformance.ops.spec import judged
     from conformance_reference.schema import Port
 
-    (port,) = judged((Port("output"),), {"output": models.Then("pnorm", roundings=1)})
+    (port,) = judged((Port("output"),), {"output": models.Model("pnorm", roundings=1)})
     assert (port.error_model, port.roundings, port.custom) == ("pnorm", 1, None)
     (plain,) = judged((Port("output"),), {"output": "pnorm"})
     assert (plain.error_model, plain.roundings) == ("pnorm", 0)
