@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from conformance.backends.names import NAME, RESERVED, problem
 
 __all__ = ["NAME", "RESERVED", "check_backend_names", "check_results_path", "memory_size", "seconds", "shard",
-           "worker_memory"]
+           "shard_numbers", "worker_memory"]
 
 def seconds(text: str) -> float:
     """``--case-timeout``: a finite number of seconds, positive, or 0 (no limit, docs/isolation.md)."""
@@ -25,10 +26,16 @@ def seconds(text: str) -> float:
     return value
 
 
-def shard(text: str) -> str:
-    """``--shard``: ``i/n`` with 1 <= i <= n (plugin/shards.py), kept as given."""
-    from conformance.plugin.shards import shard_numbers
+def shard_numbers(value: str) -> tuple[int, int]:
+    """``--shard``'s ``i/n`` as (i, n) (plugin/shards.py); ValueError unless 1 <= i <= n."""
+    match = re.fullmatch(r"(\d+)/(\d+)", value.strip())
+    if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
+        raise ValueError("expected i/n with 1 <= i <= n, e.g. 2/3")
+    return int(match.group(1)), int(match.group(2))
 
+
+def shard(text: str) -> str:
+    """``--shard`` of `conformance run`: ``i/n`` with 1 <= i <= n, kept as given."""
     try:
         shard_numbers(text)
     except ValueError as exc:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import heapq
 import json
 import math
-import re
 from pathlib import Path
 
 import pytest
 
+from conformance.plugin.checks import shard_numbers
 from conformance.plugin.conformance_run import is_conformance_run
 
 #: the harness's own time per item beside what its record measured (pytest's protocol, the record's journey)
@@ -32,14 +32,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="balance --shard by these costs: a JSON object of node id -> seconds (an earlier run's; every shard "
         "of one run must read the same file)",
     )
-
-
-def shard_numbers(value: str) -> tuple[int, int]:
-    """``i/n`` as (i, n); ValueError unless 1 <= i <= n."""
-    match = re.fullmatch(r"(\d+)/(\d+)", value.strip())
-    if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
-        raise ValueError("expected i/n with 1 <= i <= n, e.g. 2/3")
-    return int(match.group(1)), int(match.group(2))
 
 
 def parse_shard(value: str | None) -> tuple[int, int] | None:
