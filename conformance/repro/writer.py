@@ -179,9 +179,9 @@ def _expected(target: Path, oracle: Oracle, expected: list[np.ndarray] | None, b
     magnitude = magnitude or [None] * len(expected)
     taps = None
     entries = []
-    for i, (output, exp, rule) in enumerate(zip(evidence.outputs, expected, rules)):
+    for i, (output, wanted, rule) in enumerate(zip(evidence.outputs, expected, rules)):
         stem = f"{i}_{safe_name(output.name, 40)}"
-        entry = _save(target, f"expected_{stem}.npy", exp, notes) | {"name": output.name,
+        entry = _save(target, f"expected_{stem}.npy", wanted, notes) | {"name": output.name,
                                                                        "error_model": output.error_model}
         if rule is None:  # index output: ties with the window's value are accepted, as compare/indices.py does
             taps = taps if taps is not None else evidence.taps()
@@ -192,7 +192,7 @@ def _expected(target: Path, oracle: Oracle, expected: list[np.ndarray] | None, b
                 entry["tap_values"] = _save(target, f"tap_values_{stem}.npy", taps[1], notes)
         else:
             entry["bound"] = f"bound_{stem}.npy"
-            np.save(target / entry["bound"], rule.bound(exp, magnitude[i] if i < len(magnitude) else None),
+            np.save(target / entry["bound"], rule.bound(wanted, magnitude[i] if i < len(magnitude) else None),
                     allow_pickle=False)
         mask = output.unspecified
         if mask is not None and np.any(mask):

@@ -15,12 +15,23 @@ from conformance import ops
 from conformance.model import SpecExample
 
 _INT_LIST = re.compile(r"^\s*-?\d+(\s*,\s*-?\d+)*\s*$")
+
+
 class IrXmlError(ValueError):
     """An ``ir_xml`` block that is not a readable IR layer."""
 
 
-def attribute_value(text: str) -> Any:
-    """IR attribute strings as values: "2,2" -> [2, 2], "true" -> True, anything else stays a string."""
+def attribute_value(text: str, kind: str | None = None) -> Any:
+    """IR attribute strings as values, by the attribute's kind in the op's schema where it has one: a ``float``
+    "1.0" -> 1.0 and "10" -> 10.0, an ``int`` "3" -> 3; otherwise by their look: "2,2" -> [2, 2], "true" -> True,
+    anything else stays a string (a value the kind cannot read stays a string too: the reference rejects it)."""
+    try:
+        if kind == "float":
+            return float(text)
+        if kind == "int":
+            return int(text)
+    except ValueError:
+        return text
     if _INT_LIST.match(text):
         return [int(part) for part in text.split(",")]
     if text.lower() in ("true", "false"):
@@ -43,7 +54,8 @@ def parse_layer(xml: str) -> SpecExample:
     # the attributes the op defines (any version; the registry's): anything else in an example is reported
     known = entry.attribute_names() if entry is not None else None
     unknown = tuple(sorted(k for k in raw if known is not None and k not in known))
-    attributes = {k: attribute_value(v) for k, v in raw.items() if k not in unknown}
+    kinds = {a.name: a.kind for a in entry.attributes} if entry is not None else {}
+    attributes = {k: attribute_value(v, kinds.get(k)) for k, v in raw.items() if k not in unknown}
     return SpecExample(
         xml=xml,
         layer_type=layer_type,

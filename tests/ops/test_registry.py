@@ -4,9 +4,9 @@ core that names no operator (ops are data)."""
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
+import op_names
 import pytest
 
 import conformance_reference as reference
@@ -17,43 +17,11 @@ from conformance.suite.coverage import dimensions
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _op_name_pattern() -> re.Pattern:
-    """Every op name of the registry, as the specs spell it and in snake case (avg_pool, adaptive_max_pool): an
-    op added to the registry is looked for too."""
-    names = {entry.op for entry in ops.entries()}
-    snake = {re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower() for name in names}
-    return re.compile("|".join(sorted(map(re.escape, names | snake), key=len, reverse=True)))
-
-
-OP_NAMES = _op_name_pattern()
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                found.add(id(first.value))
-    return found
+OP_NAMES = op_names.pattern(entry.op for entry in ops.entries())
 
 
 def op_names_in_code(path: Path) -> set[str]:
-    """Op names in string constants (not docstrings, not help texts giving an "e.g."), names and attributes."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = _docstrings(tree)
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-            if OP_NAMES.search(node.value) and "e.g." not in node.value:
-                found.add(node.value[:40])
-        elif isinstance(node, ast.Name) and OP_NAMES.search(node.id):
-            found.add(node.id)
-        elif isinstance(node, ast.Attribute) and OP_NAMES.search(node.attr):
-            found.add(node.attr)
-        elif isinstance(node, ast.FunctionDef | ast.ClassDef) and OP_NAMES.search(node.name):
-            found.add(node.name)
-    return found
+    return op_names.in_code(path, OP_NAMES)
 
 
 def test_the_core_names_no_operator():

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Support, Unsupported
-from conformance.backends.openvino import adaptive_avgpool, avgpool, maxpool
+from conformance.backends.openvino import adaptive_avgpool, avgpool, elementwise, maxpool
 from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpInput, OpsetBuilder
 from conformance.model import CaseInstance
 
@@ -24,6 +24,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "AdaptiveAvgPool": adaptive_avgpool.BUILDER,
     "MaxPool": maxpool.BUILDER,
     "AdaptiveMaxPool": maxpool.ADAPTIVE_BUILDER,
+    **elementwise.BUILDERS,
 }
 
 

@@ -1,0 +1,50 @@
+"""OpenVINO builders of the element-wise ops of one tensor (the activations): the opset factory named, its
+attributes passed positionally after the data in the schema's order, the data types the op's schema allows.
+
+Anything the opset API cannot express (a missing required attribute, one the version does not define) is
+``Unsupported`` here; the IR path (ir.py) puts such a layer in front of OpenVINO, and its reader decides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.model import CaseInstance
+
+
+def unary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
+    """The builder of openvino-domain ``op``: ``opsetN.<factory>(data, *attributes)``."""
+
+    def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+        schema = ops.entry(case.domain, case.op).schema
+        unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+        missing = [a for a in schema.required_names(case.version) if a not in case.attributes]
+        if unknown or missing:
+            raise Unsupported(f"the opset API cannot build {case.op}-{case.version} with attribute(s) {unknown} "
+                              f"it does not define or without required {missing}")
+        values = [case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)]
+        return getattr(opset, factory)(inputs[0], *values)
+
+    def dtypes_at(version: int) -> dict[str, str]:
+        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
+        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
+
+    return OpsetBuilder(opsets=opsets, build=build, dtypes_at=dtypes_at,
+                        dtype_note="takes the types its schema's constraint names")
+
+
+#: openvino-domain op -> its builder (builders.BUILDERS takes them all)
+BUILDERS: dict[str, OpsetBuilder] = {
+    "ReLU": unary("ReLU", "relu", {1: "openvino.opset1"}),
+    "Clamp": unary("Clamp", "clamp", {1: "openvino.opset1"}),
+    "Elu": unary("Elu", "elu", {1: "openvino.opset1"}),
+    "Exp": unary("Exp", "exp", {1: "openvino.opset1"}),
+    "Sigmoid": unary("Sigmoid", "sigmoid", {1: "openvino.opset1"}),
+    "HSwish": unary("HSwish", "hswish", {4: "openvino.opset4"}),
+    "HSigmoid": unary("HSigmoid", "hsigmoid", {5: "openvino.opset5"}),
+    "Mish": unary("Mish", "mish", {4: "openvino.opset4"}),
+    "SoftSign": unary("SoftSign", "softsign", {9: "openvino.opset9"}),
+}
