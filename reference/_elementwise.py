@@ -70,11 +70,34 @@ def _wide(x: np.ndarray) -> np.ndarray:
     return x.astype(work_dtype(x.dtype)) if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else x
 
 
+#: how an op's integer inputs get an integer result: "exact" (the formula is exact on integers: Abs, Floor),
+#: "half_up" (the real result rounded half up, as Sqrt's and Tanh's texts say), "open" (the text states no
+#: rounding: the result is specified only where it is an integer already)
+INTEGER_ROUNDINGS = ("exact", "half_up", "open")
+
+
+def _integer_result(x: np.ndarray, y: np.ndarray, rounding: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """The integer output and where it is unspecified (a result the type cannot hold, or not an integer where no
+    rounding is stated)."""
+    if rounding == "exact":  # in the integers themselves (no float64: int64 beyond 2^53 stays exact)
+        return np.asarray(y).astype(x.dtype), None
+    real = np.asarray(y, dtype=np.float64)
+    rounded = np.floor(real + 0.5)
+    info = np.iinfo(x.dtype)
+    bad = ~np.isfinite(rounded) | (rounded < info.min) | (rounded > info.max)
+    if rounding == "open":
+        bad |= rounded != real
+    return np.where(bad, 0, rounded).astype(x.dtype), bad
+
+
 def elementwise(schema: Schema, formula: Formula, scale: Scale | None = None, check: Callable[..., None] | None = None,
-                unspecified: Unspecified | None = None):
+                unspecified: Unspecified | None = None, integers: str = "exact"):
     """(output_shapes, evaluate, magnitude) of the element-wise op ``schema`` computing ``formula``; ``check(since,
     attributes)`` for what the text forbids beyond the attributes' kinds (Clamp's min > max); ``unspecified(x,
-    attributes)`` where the text leaves the value open (Clamp of NaN)."""
+    attributes)`` where the text leaves the value open (Clamp of NaN); ``integers`` how integer inputs round
+    (``INTEGER_ROUNDINGS``)."""
+    if integers not in INTEGER_ROUNDINGS:
+        raise ValueError(f"{schema.op}: integers must be one of {INTEGER_ROUNDINGS}, not {integers!r}")
 
     def checked(since: int, attributes: dict[str, Any]) -> dict[str, Any]:
         found = attributes_of(schema, since, attributes)
@@ -91,14 +114,18 @@ def elementwise(schema: Schema, formula: Formula, scale: Scale | None = None, ch
                  ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
         x = _input(schema, since, inputs)
         found = checked(since, attributes)
+        integer = x.dtype.kind in "iu"
         with np.errstate(all="ignore"):
-            y = formula(_wide(x), found)
-        mask = None if unspecified is None else np.asarray(unspecified(x, found), dtype=bool)
-        if mask is not None and not mask.any():
-            mask = None
-        if x.dtype.kind in "iu":
-            return [np.asarray(y).astype(x.dtype)], [mask]
-        return [round_to(np.asarray(y, dtype=work_dtype(x.dtype)), x.dtype)], [mask]
+            # integers: the formula on the exact values (int64 holds every int32 product here; float64 for
+            # functions), then the op's stated rounding
+            y = formula(x.astype(np.float64) if integer and integers != "exact" else _wide(x), found)
+        mask = np.zeros(x.shape, dtype=bool) if unspecified is None else np.asarray(unspecified(x, found), dtype=bool)
+        if integer:
+            out, bad = _integer_result(x, y, integers)
+            mask = mask if bad is None else mask | bad
+        else:
+            out = round_to(np.asarray(y, dtype=work_dtype(x.dtype)), x.dtype)
+        return [out], [mask if mask.any() else None]
 
     def magnitude(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> list[np.ndarray]:
         x = _input(schema, since, inputs)

@@ -47,4 +47,9 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "HSigmoid": unary("HSigmoid", "hsigmoid", {5: "openvino.opset5"}),
     "Mish": unary("Mish", "mish", {4: "openvino.opset4"}),
     "SoftSign": unary("SoftSign", "softsign", {9: "openvino.opset9"}),
+    # arithmetic of one tensor (the Python API names Abs "absolute")
+    **{op: unary(op, factory, {1: "openvino.opset1"}) for op, factory in (
+        ("Abs", "absolute"), ("Ceiling", "ceiling"), ("Floor", "floor"), ("Negative", "negative"), ("Sign", "sign"),
+        ("Sin", "sin"), ("Cos", "cos"), ("Tan", "tan"), ("Sinh", "sinh"), ("Cosh", "cosh"), ("Tanh", "tanh"),
+        ("Asin", "asin"), ("Acos", "acos"), ("Atan", "atan"), ("Erf", "erf"), ("Log", "log"), ("Sqrt", "sqrt"))},
 }

@@ -1,0 +1,22 @@
+"""OpenVINO Ceiling-1: ``ceil(x)``, element-wise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._elementwise import elementwise
+from .schema import OV_FLOATS, OV_INTEGERS, Port, Schema
+
+SCHEMA = Schema("openvino", "Ceiling", (1,), inputs=(Port("x"),), outputs=(Port("y"),),
+                types=((0, (*OV_FLOATS, *OV_INTEGERS)),))
+VERSIONS = SCHEMA.versions
+
+
+def _ceiling(x: np.ndarray, attributes: dict[str, Any]) -> np.ndarray:
+    return np.ceil(x) if x.dtype.kind == 'f' else x
+
+
+output_shapes, evaluate, magnitude = elementwise(SCHEMA, _ceiling)
