@@ -156,7 +156,13 @@ def selection(metas: list[dict]) -> str:
 def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
     """`conformance run` with the items in ``count`` parts, one pytest each, merged into one run's reports."""
     from conformance.cli import durations
-    from conformance.cli.run import EXIT_BROKEN_PIPE, EXIT_INCOMPLETE, build_pytest_args, finish, say_nothing_collected
+    from conformance.cli.pytest_run import (
+        EXIT_BROKEN_PIPE,
+        EXIT_INCOMPLETE,
+        build_pytest_args,
+        finish,
+        say_nothing_collected,
+    )
     from conformance.cli.tailing import Tail
     from conformance.cli.whole_stale import WholeRunStale
     from conformance.plugin.durable import results_run_id, salvage

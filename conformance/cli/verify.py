@@ -20,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.cli.run import EXIT_INCOMPLETE, run_forwarding_signals, workers
+from conformance.cli.pytest_run import EXIT_INCOMPLETE, workers
+from conformance.cli.run import run_forwarding_signals
 
 #: the statuses --from-results selects by default: every outcome but a plain pass or a refusal
 SELECTED = ("fail", "error", "crash", "timeout", "xfail", "xpass", "erratum")

@@ -13,9 +13,9 @@ from datetime import datetime, timezone
 from html import escape
 from pathlib import Path
 
+import conformance.report.details as record_details
 from conformance.records import FAILING, STATUSES, ResultRecord
 
-from . import details as record_details
 from .assets_css import CSS
 from .assets_js import JS
 from .baseline import BaselineDiff, Transition
