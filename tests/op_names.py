@@ -2,7 +2,8 @@
 the harness core and the backends' shared files free of operator names (ops are data).
 
 A name counts where it stands as a word: ``Exp`` in ``"Exp"`` or ``ExpNode``... never inside another word
-(``expect_error``, ``TimeoutExpired``, ``export``); the snake-case spelling (``avg_pool``) likewise."""
+(``expect_error``, ``TimeoutExpired``, ``export``); the snake-case spelling of a name of several words
+(``avg_pool``) likewise (``add``, ``log`` are ordinary words)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ def pattern(names: Iterable[str], snake_case: bool = True) -> re.Pattern:
     and, with ``snake_case``, as a runtime's Python API does (``avg_pool``: no letter or digit on either side)."""
     names = set(names)
     camel = [rf"(?<![A-Za-z]){re.escape(n)}(?![a-z])" for n in sorted(names, key=len, reverse=True)]
+    # a one-word name's snake case (add, log, sign) is an ordinary word: only the names of several words count
     snake = {re.sub(r"(?<!^)(?<![A-Z])(?=[A-Z])", "_", n).lower() for n in names} if snake_case else set()
+    snake = {s for s in snake if "_" in s}
     snake_parts = [rf"(?<![A-Za-z0-9]){re.escape(s)}(?![A-Za-z0-9])" for s in sorted(snake, key=len, reverse=True)]
     return re.compile("|".join(camel + snake_parts))
 

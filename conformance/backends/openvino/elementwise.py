@@ -7,11 +7,12 @@ Anything the opset API cannot express (a missing required attribute, one the ver
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -28,11 +29,33 @@ def unary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
         values = [case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)]
         return getattr(opset, factory)(inputs[0], *values)
 
+    return OpsetBuilder(opsets=opsets, build=build, dtypes_at=_schema_dtypes(op),
+                        dtype_note="takes the types its schema's constraint names")
+
+
+def _schema_dtypes(op: str) -> Callable[[int], dict[str, str]]:
+    """The element types a version of ``op`` takes: its schema's type constraint (read when asked: the registry
+    is built after this module)."""
+
     def dtypes_at(version: int) -> dict[str, str]:
         allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
         return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return OpsetBuilder(opsets=opsets, build=build, dtypes_at=dtypes_at,
+    return dtypes_at
+
+
+def binary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
+    """The builder of the openvino-domain op of two tensors ``op``: ``opsetN.<factory>(a, b, auto_broadcast=...)``,
+    both inputs Parameters."""
+
+    def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+        unknown = sorted(set(case.attributes) - ops.entry(case.domain, case.op).schema.attribute_names(case.version))
+        if unknown:
+            raise Unsupported(f"the opset API has no {case.op}-{case.version} attribute(s) {unknown}")
+        mode = str(case.attributes.get("auto_broadcast", "numpy"))
+        return getattr(opset, factory)(inputs[0], inputs[1], auto_broadcast=mode.upper())
+
+    return OpsetBuilder(opsets=opsets, build=build, roles=(PARAMETER, PARAMETER), dtypes_at=_schema_dtypes(op),
                         dtype_note="takes the types its schema's constraint names")
 
 
@@ -52,4 +75,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
         ("Abs", "absolute"), ("Ceiling", "ceiling"), ("Floor", "floor"), ("Negative", "negative"), ("Sign", "sign"),
         ("Sin", "sin"), ("Cos", "cos"), ("Tan", "tan"), ("Sinh", "sinh"), ("Cosh", "cosh"), ("Tanh", "tanh"),
         ("Asin", "asin"), ("Acos", "acos"), ("Atan", "atan"), ("Erf", "erf"), ("Log", "log"), ("Sqrt", "sqrt"))},
+    # arithmetic of two tensors, broadcast by auto_broadcast
+    **{op: binary(op, factory, {1: "openvino.opset1"}) for op, factory in (
+        ("Add", "add"), ("Subtract", "subtract"), ("Multiply", "multiply"), ("Maximum", "maximum"),
+        ("Minimum", "minimum"), ("SquaredDifference", "squared_difference"))},
 }
