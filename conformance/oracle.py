@@ -113,6 +113,13 @@ class Oracle:
         entry = ops.find(inst.domain, inst.op)
         ports = [entry.error_model(i) if entry is not None else None for i in range(count)]
         models = [port.error_model if port is not None else "average" for port in ports]
+        # an integer output of a value model with a bound (a MatMul of int8) has no rounding to bound: exact, as a
+        # whole model's integer outputs are (model_oracle.py)
+        kinds = [np_dtype(entry.output_dtype(i, inst.dtype, inst.attributes)).kind if entry is not None
+                 else "f" for i in range(count)]
+        models = [("exact" if kind in "iub" and port is not None and port.custom is None
+                   and error_model(model).values and error_model(model).bound is not None else model)
+                  for model, kind, port in zip(models, kinds, ports)]
         names = inst.output_names or [f"output{i}" for i in range(count)]
         masks = self.unspecified or [None] * count
         traits = [error_model(name) for name in models]

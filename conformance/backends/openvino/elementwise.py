@@ -1,5 +1,5 @@
-"""OpenVINO builders of the element-wise ops of one tensor (the activations): the opset factory named, its
-attributes passed positionally after the data in the schema's order, the data types the op's schema allows.
+"""OpenVINO builders of the element-wise ops (of one tensor, of two broadcast ones) and MatMul: the opset factory
+named, its attributes passed positionally after the data in the schema's order, the types the op's schema allows.
 
 Anything the opset API cannot express (a missing required attribute, one the version does not define) is
 ``Unsupported`` here; the IR path (ir.py) puts such a layer in front of OpenVINO, and its reader decides.
@@ -59,6 +59,14 @@ def binary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
                         dtype_note="takes the types its schema's constraint names")
 
 
+def _matmul(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    unknown = sorted(set(case.attributes) - ops.entry(case.domain, case.op).schema.attribute_names(case.version))
+    if unknown:
+        raise Unsupported(f"the opset API has no {case.op}-{case.version} attribute(s) {unknown}")
+    return opset.matmul(inputs[0], inputs[1], bool(case.attributes.get("transpose_a", False)),
+                        bool(case.attributes.get("transpose_b", False)))
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "ReLU": unary("ReLU", "relu", {1: "openvino.opset1"}),
@@ -79,4 +87,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     **{op: binary(op, factory, {1: "openvino.opset1"}) for op, factory in (
         ("Add", "add"), ("Subtract", "subtract"), ("Multiply", "multiply"), ("Maximum", "maximum"),
         ("Minimum", "minimum"), ("SquaredDifference", "squared_difference"))},
+    "MatMul": OpsetBuilder(opsets={1: "openvino.opset1"}, build=_matmul, roles=(PARAMETER, PARAMETER),
+                           dtypes_at=_schema_dtypes("MatMul"),
+                           dtype_note="takes the types its schema's constraint names"),
 }
