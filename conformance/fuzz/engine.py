@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from conformance.backends.base import Backend
+from conformance.backends.column import enter
 from conformance.fuzz import signature as sig
 from conformance.fuzz.parts import to_instance
 from conformance.fuzz.shrink import shrink
@@ -71,6 +72,7 @@ class _Runner:
 
     def __init__(self, backend: Backend, config: FuzzConfig):
         self.backend, self.config = backend, config
+        self.column = enter(backend)  # read once: its version and scale are the same for every draft
         self.runs = 0
 
     def run(self, draft: Draft, case_id: str) -> tuple[str, ResultRecord] | None:
@@ -83,7 +85,7 @@ class _Runner:
         elif oracle.outputs is None:
             return None
         self.runs += 1
-        record = result(instance, self.backend)
+        record = result(instance, self.column)
         return sig.kind_of(record, bool(draft.mutation)), record
 
     def kind(self, draft: Draft, case_id: str) -> str | None:

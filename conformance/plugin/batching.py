@@ -12,11 +12,14 @@ since a crash, an error or a timeout belongs to the case alone.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import pytest
 
+from conformance.backends import column as column_calls
 from conformance.backends.batch_answer import Batched
+from conformance.backends.batching import dispatch
 from conformance.backends.batching.dispatch import BatchStats
 from conformance.plugin.run_queue import RunQueue
 
@@ -43,7 +46,7 @@ def pytest_conformance_batched(item: Any) -> Batched | None:
 def answer_for(item: Any) -> Batched | None:
     """The item's answer from a batch, or None: run it alone. Never raises (batching must cost no result)."""
     config = item.config
-    if item.backend is None or config.getoption("no_batch", default=False):
+    if item.column is None or config.getoption("no_batch", default=False):
         return None
     if config.getoption("isolation", default="auto") == "item":  # a case per worker: a batch would share one
         return None
@@ -64,7 +67,6 @@ class Batcher:
         self.answers: dict[str, Batched] = {}  # node id -> its answer, taken when the item runs
         self.tried: set[str] = set()  # node ids already offered to a batch: never offered twice
         self._eligibility: dict[str, bool] = {}  # node id -> may join a batch (asked once: a function of the item)
-        self._batches: dict[int, bool] = {}  # id(backend) -> runs batches
         self.queue = RunQueue(config)
         self.stats = BatchStats()  # what batching did in this process's run
 
@@ -72,60 +74,26 @@ class Batcher:
         nodeid = item.nodeid
         if nodeid in self.answers:
             return self.answers.pop(nodeid)
-        if nodeid in self.tried or not self._runs_batches(item.backend) or not self._eligible(item):
+        column = item.column
+        if nodeid in self.tried or not column.batches or not self._eligible(item):
             return None
-        members = [item]
-        elements = _elements(item)
-        size = self._size(item.backend)
-        for other in self.queue.after(item):
-            if len(members) >= size:
-                break
-            if other.backend is not item.backend or other.nodeid in self.tried or not self._eligible(other):
-                continue
-            if elements + _elements(other) > BATCH_ELEMENTS:
-                break
-            members.append(other)
-            elements += _elements(other)
-        self._run(item.backend, members)
+        # the item, then the next items of its column this process runs that may join: the column takes the ones
+        # its backend supports, in this order, in one call (backends/column.py batch)
+        candidates = ((other, other.instance) for other in chain([item], self.queue.after(item))
+                      if other is item or other.column is column and other.nodeid not in self.tried
+                      and self._eligible(other))
+        seen, answers = column_calls.batch(column, candidates, self._size(column), BATCH_ELEMENTS, _inputs,
+                                           self.stats)
+        self.tried.update(other.nodeid for other in seen)
+        self.answers.update((member.nodeid, answer) for member, answer in answers.items())
         return self.answers.pop(nodeid, None)
 
-    def _run(self, backend: Any, members: list[Any]) -> None:
-        from conformance.backends.batching import dispatch
-        from conformance.oracle import oracle_for
-
-        instances, inputs, kept = [], [], []
-        for member in members:
-            self.tried.add(member.nodeid)
-            try:
-                oracle = oracle_for(member.instance)
-                if oracle.expected() is None:
-                    continue  # the runner records why (no oracle, the reference rejects it) without running it
-                inputs.append([x.copy() for x in oracle.inputs])
-            except Exception:
-                continue  # the runner meets the same failure and records it
-            instances.append(member.instance)
-            kept.append(member)
-        if len(kept) < 2:
-            return  # nothing to share
-        for member, answer in zip(kept, dispatch.run_batch(backend, instances, inputs, self.stats)):
-            if answer is not None:
-                self.answers[member.nodeid] = answer
-
-    def _size(self, backend: Any) -> int:
+    def _size(self, column: Any) -> int:
         from conformance import oracle
-        from conformance.backends.batching import dispatch
 
-        size = self.size or dispatch.preferred_size(backend) or DEFAULT_SIZE
+        size = self.size or column.batch_size or DEFAULT_SIZE
         oracle.reserve(size)  # the batch's oracles must outlive it until its items run
         return size
-
-    def _runs_batches(self, backend: Any) -> bool:
-        from conformance.backends.batching import dispatch
-
-        key = id(backend)
-        if key not in self._batches:
-            self._batches[key] = dispatch.can_batch(backend)
-        return self._batches[key]
 
     def _eligible(self, item: Any) -> bool:
         known = self._eligibility.get(item.nodeid)
@@ -134,30 +102,25 @@ class Batcher:
         return known
 
     def _judge_eligible(self, item: Any) -> bool:
-        from conformance.backends import answers
+        """May ``item`` join a batch, by the plugin's rules (its backend's support is the column's to say)."""
         from conformance.records import base_backend, item_id
 
-        instance, backend = item.instance, item.backend
-        if instance.expect_error or _elements(item) > CASE_ELEMENTS:
+        instance, column = item.instance, item.column
+        if instance.expect_error or dispatch.elements(instance) > CASE_ELEMENTS or column.version is None:
             return False
         expectations = self.config.hook.pytest_conformance_expectations(config=self.config)
         if expectations is not None:
-            entry = expectations.find(item_id(instance.id, base_backend(backend.name)),
-                                      answers.safe_version(backend), answers.safe_isa(backend), instance)
+            entry = expectations.find(item_id(instance.id, base_backend(column.name)), column.version, column.isa,
+                                      instance)
             if entry is not None and entry.status != "fail":
                 return False  # known to crash, error or time out (or any failure): that belongs to the case alone
-        try:
-            return bool(answers.support(backend, backend.supports(instance)))
-        except Exception:
-            return False
+        return True
 
 
-def _elements(item: Any) -> int:
-    total = 0
-    for shape in item.instance.input_shapes:
-        size = 1
-        for d in shape:
-            size *= int(d)
-        total += size
-    return total
+def _inputs(item: Any) -> list | None:
+    """A member's inputs, from its oracle (kept until its item runs: oracle.reserve); None when the oracle has no
+    expected outputs: the runner records why (no oracle, the reference rejects it) without running it."""
+    from conformance.oracle import oracle_for
 
+    oracle = oracle_for(item.instance)
+    return None if oracle.expected() is None else oracle.inputs

@@ -59,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
     columns = config.hook.pytest_conformance_columns(config=config) or []
     config.stash[collection_key] = Collection(
         dirs, explicit, max_tensor_elements=config.getoption("max_tensor_elements", default=None),
-        with_reference=not config.getoption("no_reference"), backends=[backend for backend, _ in columns])
+        with_reference=not config.getoption("no_reference"), columns=[column for column, _ in columns])
     # A malformed case file is one collection error; every other file still runs.
     config.option.continue_on_collection_errors = True
     if config.args_source != pytest.Config.ArgsSource.ARGS:

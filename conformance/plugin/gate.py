@@ -39,7 +39,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_conformance_configure(config: pytest.Config) -> None:
     columns = config.hook.pytest_conformance_columns(config=config) or []
-    backends = list(dict.fromkeys(base_backend(backend.name) for backend, _ in columns))
+    backends = list(dict.fromkeys(base_backend(column.name) for column, _ in columns))
     config.stash[gate_key] = Gate(load_expectations(config, backends)[0])
 
 

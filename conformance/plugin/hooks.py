@@ -24,8 +24,8 @@ def pytest_conformance_configure(config: pytest.Config) -> None:
 
 @hookspec(firstresult=True)
 def pytest_conformance_columns(config: pytest.Config) -> list[tuple[Any, str]] | None:
-    """The run's backend columns with the ``--backend`` spec that selected each (an ISA column shares its
-    backend's spec), in column order (session.py)."""
+    """The run's backend columns (backends/column.py ``Column`` values: ``.backend`` is the backend) with the
+    ``--backend`` spec that selected each (an ISA column shares its backend's spec), in column order (session.py)."""
 
 
 @hookspec(firstresult=True)

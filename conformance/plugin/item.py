@@ -22,9 +22,12 @@ class CaseFailed(Exception):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, instance, backend, **kwargs):
+    def __init__(self, *, instance, column, **kwargs):
         super().__init__(**kwargs)
-        self.backend = backend
+        #: the column as the run entered it (backends/column.py), None for the reference column; the features
+        #: that talk to the backend itself (batching, asking ahead) take ``backend``
+        self.column = column
+        self.backend = None if column is None else column.backend
         self.instance = instance
         self.add_marker(pytest.mark.conformance)
 
@@ -32,7 +35,7 @@ class CaseItem(pytest.Item):
         from conformance import runner
 
         hook = self.config.hook
-        record = runner.result(self.instance, self.backend, hook.pytest_conformance_expectations(config=self.config),
+        record = runner.result(self.instance, self.column, hook.pytest_conformance_expectations(config=self.config),
                                repro_command(self), batched=hook.pytest_conformance_batched(item=self),
                                nodeid=self.nodeid)
         # the outcome is the written record's: one that cannot be written as read back is an error record there

@@ -64,8 +64,8 @@ def conformance_repro_command(item: Any) -> str:
 def _spec_of(item: Any) -> str:
     """The --backend spec that selected the item's backend: a plugin's name (``wrongshape``) is no spec when the
     run selected it as ``module:Class``."""
-    for backend, spec in item.config.hook.pytest_conformance_columns(config=item.config) or []:
-        if backend is item.backend:
+    for column, spec in item.config.hook.pytest_conformance_columns(config=item.config) or []:
+        if column.backend is item.backend:
             return str(spec)
     return str(item.backend.name)
 

@@ -1,6 +1,7 @@
 """The run's backends made from the command line: each ``--backend`` spec checked installed and loadable, wrapped in
-its isolation, and its columns (one per ISA level the ISA axis adds); the other features ask for them through
-``pytest_conformance_columns``."""
+its isolation, and its columns (one per ISA level the ISA axis adds), each entered once (backends/column.py: its
+name, version, ISA level, precision and tolerance scale read and checked here, the same for every item); the other
+features ask for them through ``pytest_conformance_columns``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ class Columns:
     """The backend columns of a run, each with the --backend spec that selected it."""
 
     specs: list[str]  # the --backend selection, parsed
-    backends: list[Any] = field(default_factory=list)
+    columns: list[Any] = field(default_factory=list)  # backends/column.py's Column of each, in column order
     column_specs: list[str] = field(default_factory=list)  # an ISA column shares its backend's spec
 
 
@@ -54,7 +55,7 @@ def pytest_conformance_configure(config: pytest.Config) -> None:
 
 def pytest_conformance_columns(config: pytest.Config) -> list[tuple[Any, str]] | None:
     columns = config.stash.get(columns_key, None)
-    return None if columns is None else list(zip(columns.backends, columns.column_specs))
+    return None if columns is None else list(zip(columns.columns, columns.column_specs))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -66,6 +67,7 @@ def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerControl
 
 def create_columns(config: pytest.Config, backend_values: list[str]) -> Columns:
     from conformance.backends.base import Backend, NotInstalled
+    from conformance.backends.column import enter
     from conformance.backends.discovery import installed
     from conformance.backends.isolation import isolated_backend
 
@@ -106,4 +108,6 @@ def create_columns(config: pytest.Config, backend_values: list[str]) -> Columns:
         except Exception as exc:
             raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
     check_backend_names(column_specs, [b.name for b in backends], plugin_names)
-    return Columns(specs, backends, column_specs)
+    # entered once, here: what a column is does not change from item to item, and an item's record must not
+    # depend on which item asked first (a worker that failed to restart answered "" for the ISA level after it)
+    return Columns(specs, [enter(backend) for backend in backends], column_specs)

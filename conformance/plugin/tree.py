@@ -22,7 +22,7 @@ class Collection:
     explicit_files: set[Path] = field(default_factory=set)  # case files named on the command line
     max_tensor_elements: int | None = None  # --max-tensor-elements (None: the loader's default)
     with_reference: bool = True  # not --no-reference
-    backends: list[Any] = field(default_factory=list)  # the columns (session.py's, asked once)
+    columns: list[Any] = field(default_factory=list)  # the columns (session.py's Column values, asked once)
     case_ids: dict[tuple[str, str, int, str], str] = field(default_factory=dict)  # (domain, op, version, id) -> where
 
     def is_case_file(self, path: Path) -> bool:
@@ -128,8 +128,8 @@ class CaseVersion(pytest.Collector):
             # example, an expected rejection) and for configuration cases: their records are the spec semantics
             # of the cross-spec page
             if state.with_reference and has_claims:
-                items.append(CaseItem.from_parent(self, name=f"reference{params}", instance=instance, backend=None))
-            for backend in state.backends:
-                items.append(CaseItem.from_parent(self, name=f"{backend.name}{params}", instance=instance,
-                                                  backend=backend))
+                items.append(CaseItem.from_parent(self, name=f"reference{params}", instance=instance, column=None))
+            for column in state.columns:
+                items.append(CaseItem.from_parent(self, name=f"{column.name}{params}", instance=instance,
+                                                  column=column))
         return items

@@ -90,7 +90,7 @@ PROBE = textwrap.dedent("""\
         owned = {"collect": tree.collection_key, "session": columns_key, "isa_axis": isa_axis.axis_key,
                  "gate": gate.gate_key, "results": results.results_key}
         print("OWNED", sorted(name for name, key in owned.items() if key in stash))
-        print("BACKENDS", [b.name for b in stash[tree.collection_key].backends])
+        print("BACKENDS", [c.name for c in stash[tree.collection_key].columns])
         print("COLUMNS", stash[columns_key].column_specs)
         print("GATE", type(stash[gate.gate_key].expectations).__name__)
         print("BATCHER", batcher_key in stash)

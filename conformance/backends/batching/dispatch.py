@@ -23,7 +23,7 @@ import numpy as np
 from conformance.backends.batch_answer import Batched, checked
 from conformance.model import CaseInstance
 
-__all__ = ["Batched", "BatchStats", "can_batch", "checked", "run_batch"]
+__all__ = ["Batched", "BatchStats", "can_batch", "checked", "elements", "run_batch"]
 
 
 @dataclass
@@ -34,6 +34,17 @@ class BatchStats:
     batched: int = 0  # instances answered by a batch
     alone: int = 0  # instances of a batch that got no answer from it (they run alone)
     failures: list[str] = field(default_factory=list)  # why whole batches fell back
+
+
+def elements(instance: CaseInstance) -> int:
+    """The input elements of ``instance``: what a batch's budget counts (a batch is one model in one worker)."""
+    total = 0
+    for shape in instance.input_shapes:
+        size = 1
+        for d in shape:
+            size *= int(d)
+        total += size
+    return total
 
 
 def preferred_size(backend: Any) -> int | None:

@@ -162,7 +162,7 @@ class IsolatedBackend(Backend):
 
     # -- the protocol -----------------------------------------------------------------------------------------
     def version(self) -> str:
-        return str(answers.cached(self._started(), "version"))  # once per worker: the runner asks for every case
+        return str(answers.cached(self._started(), "version"))  # asked of the worker once, at its start
 
     def capabilities(self) -> dict[str, list[str]]:
         return dict(answers.cached(self._started(), "capabilities"))
