@@ -6,6 +6,7 @@ report needs to explain a failure without re-running anything.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import math
@@ -105,14 +106,14 @@ class ResultRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ResultRecord:
-        known = _KNOWN.get(cls)
-        if known is None:  # fields() per record was a sixth of reading a results file back
-            known = _KNOWN[cls] = frozenset(f.name for f in fields(cls))
+        known = _field_names(cls)
         return cls(**{**identity_from_id(data), **{k: v for k, v in data.items() if k in known}})
 
 
-#: each record class's field names (from_dict)
-_KNOWN: dict[type, frozenset[str]] = {}
+@functools.cache  # fields() per record was a sixth of reading a results file back; a class's fields never change
+def _field_names(cls: type) -> frozenset[str]:
+    """The field names of a record class (from_dict): a pure function of the class."""
+    return frozenset(f.name for f in fields(cls))
 
 
 def written(record: ResultRecord) -> tuple[ResultRecord, str]:

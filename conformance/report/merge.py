@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.records import Budget, ResultRecord, read_records
-from conformance.suite.guards import env_limit
+from conformance.suite.guards import LIMITS, RESULTS_BYTES_ENV, env_limit
 
 #: Characters of result text one merge (the results of a report, or its baseline) reads: records take ~4 bytes of
 #: memory per byte of JSON, so 1 GiB is ~4 GB of memory, and a whole run of the corpus on every backend is ~25 MB.
-RESULTS_BYTES_ENV = "CONFORMANCE_MAX_RESULTS_BYTES"
-MAX_RESULTS_BYTES = env_limit(RESULTS_BYTES_ENV, 1 << 30)
+MAX_RESULTS_BYTES = env_limit(RESULTS_BYTES_ENV, LIMITS[RESULTS_BYTES_ENV])
 
 #: The infix of a part file's name (conformance/plugin/durable.py; not imported: reports never load the plugin)
 PART = ".part-"

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import math
 import os
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 
-#: The environment limits declared (name -> default), each by the module that reads it: ``env_errors()`` reads the
-#: environment again when an entry point asks, so nothing here is set by reading it.
-_DECLARED: dict[str, int] = {}
+#: The environment variable of the most bytes of results files a report reads (report/merge.py).
+RESULTS_BYTES_ENV = "CONFORMANCE_MAX_RESULTS_BYTES"
+#: Every limit the environment may set (name -> default), declared here once, whoever reads it: ``env_errors()``
+#: checks them all, whichever modules a command imported, and nothing is added to the table as the run goes.
+LIMITS = MappingProxyType({
+    "CONFORMANCE_MAX_YAML_NODES": 2_000_000,
+    "CONFORMANCE_MAX_TENSOR_ELEMENTS": 1 << 22,
+    RESULTS_BYTES_ENV: 1 << 30,
+})
 
 
 def _parse_limit(raw: str) -> int:
@@ -27,8 +34,7 @@ def _parse_limit(raw: str) -> int:
 
 def env_limit(name: str, default: int) -> int:
     """A positive integer from the environment variable ``name``, else ``default`` (a bad value: said by
-    ``env_errors()``, which the entry points refuse to start with)."""
-    _DECLARED.setdefault(name, default)
+    ``env_errors()``, which the entry points refuse to start with, when ``name`` is one of ``LIMITS``)."""
     raw = os.environ.get(name)
     if raw is None:
         return default
@@ -41,7 +47,7 @@ def env_errors() -> list[str]:
     the default applies and the entry points (the pytest plugin, ``conformance list``/``coverage``/``report``)
     refuse to start, naming them; an import-time ValueError would be an INTERNALERROR."""
     errors = []
-    for name, default in _DECLARED.items():
+    for name, default in LIMITS.items():
         raw = os.environ.get(name)
         if raw is not None and _parse_limit(raw) <= 0:
             errors.append(f"{name}={raw!r}: not a positive integer (default {default})")
@@ -51,10 +57,10 @@ def env_errors() -> list[str]:
 _env_limit = env_limit  # the name the limits below and older callers use
 #: Nodes a case file may expand to once every alias is followed (a "billion laughs" document is refused before
 #: anything builds it). The whole repository corpus is far below this.
-MAX_YAML_NODES = _env_limit("CONFORMANCE_MAX_YAML_NODES", 2_000_000)
+MAX_YAML_NODES = _env_limit("CONFORMANCE_MAX_YAML_NODES", LIMITS["CONFORMANCE_MAX_YAML_NODES"])
 #: Elements one tensor of a case may have (4M float32 = 16 MB; the reference works in float64 next to it).
 #: CONFORMANCE_MAX_TENSOR_ELEMENTS changes it; ``--max-tensor-elements`` passes a run's own to the loader.
-MAX_TENSOR_ELEMENTS = _env_limit("CONFORMANCE_MAX_TENSOR_ELEMENTS", 1 << 22)
+MAX_TENSOR_ELEMENTS = _env_limit("CONFORMANCE_MAX_TENSOR_ELEMENTS", LIMITS["CONFORMANCE_MAX_TENSOR_ELEMENTS"])
 #: The tag a negative case carries when it deliberately uses an attribute its op does not define at all.
 UNKNOWN_ATTRIBUTE_TAG = "unknown-attribute"
 

@@ -111,14 +111,14 @@ def test_two_wheels_writing_one_file_are_refused(tmp_path, monkeypatch):
 
 
 def test_configure_refuses_a_second_library_in_one_process(monkeypatch):
-    monkeypatch.setattr(_lib, "_loaded", (object(), "/a/libdnnl.so.3"))
-    monkeypatch.setattr(_lib, "_source", "onednn-cpu-gomp")
+    monkeypatch.setattr(_lib.PROCESS, "loaded", (object(), "/a/libdnnl.so.3"))
+    monkeypatch.setattr(_lib.PROCESS, "source", "onednn-cpu-gomp")
     monkeypatch.setattr(_lib, "locate", lambda dist: ("/b/libdnnl.so.3", {}, dist))
     with pytest.raises(RuntimeError, match="needs a process of its own"):
         _lib.configure("onednn")
     monkeypatch.setattr(_lib, "locate", lambda dist: ("/a/libdnnl.so.3", {}, dist))
     _lib.configure(None)  # another route to the same file is fine
-    assert _lib._source == "onednn-cpu-gomp"
+    assert _lib.PROCESS.source == "onednn-cpu-gomp"
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ class IreeBackend(OnnxModelBackend):
         super().__init__()
         self.cache = ModuleCache.from_environment(f"{self.version()} {run_iree.FLAGS_RULE}",
                                                   refusals=(run_iree.CompileError, NotImplementedError))
+        self.compiler = run_iree.Compiler()  # its sessions live as long as this backend
 
     def version(self) -> str:
         from iree.compiler.version import VERSION
@@ -66,7 +67,7 @@ class IreeBackend(OnnxModelBackend):
         return {"target": ["llvm-cpu (generic x86-64)"]}
 
     def prepare(self, model: onnx.ModelProto, data: bytes) -> Any:
-        vmfb = self.cache.get(data, lambda: run_iree.compile_mlir(run_iree.import_onnx(model),
+        vmfb = self.cache.get(data, lambda: self.compiler.compile(run_iree.import_onnx(model),
                                                                   run_iree.flags_for(model)))
         return run_iree.load(vmfb)
 

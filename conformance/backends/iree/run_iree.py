@@ -57,36 +57,37 @@ def flags_for(model: Any) -> tuple[str, ...]:
     return FLAGS + FLOAT64_FLAGS if onnx.TensorProto.DOUBLE in types else FLAGS
 
 
-def compile_mlir(text: str, flags: tuple[str, ...] = FLAGS) -> bytes:
-    """The VM flatbuffer (.vmfb) of imported MLIR, compiled for llvm-cpu with ``flags`` (``flags_for(model)``).
+class Compiler:
+    """The IREE compiler in this process: its C API sessions, one per flag set, kept by their owner (the backend,
+    for as long as it runs cases; a reproduction's ``run``, for its one model). Starting ``iree-compile`` costs
+    about as much as compiling a pooling node: a session is made once and reused."""
 
-    In process through the compiler's C API (one session per flag set and process: starting ``iree-compile``
-    costs about as much as compiling a pooling node); a failure is compiled again by the ``iree-compile`` tool,
-    whose error text the in-process API does not return.
-    """
-    from iree.compiler.api import Output, Source
+    def __init__(self) -> None:
+        self._sessions: dict[tuple[str, ...], Any] = {}
 
-    session = _session(flags)
-    invocation = session.invocation()
-    source = Source.wrap_buffer(session, text.encode())
-    if invocation.parse_source(source) and invocation.execute():
-        output = Output.open_membuffer()
-        invocation.output_vm_bytecode(output)
-        return bytes(output.map_memory())
-    return _compile_tool(text, flags)
+    def compile(self, text: str, flags: tuple[str, ...] = FLAGS) -> bytes:
+        """The VM flatbuffer (.vmfb) of imported MLIR, compiled for llvm-cpu with ``flags`` (``flags_for(model)``),
+        in process through the compiler's C API; a failure is compiled again by the ``iree-compile`` tool, whose
+        error text the in-process API does not return."""
+        from iree.compiler.api import Output, Source
 
+        session = self._session(flags)
+        invocation = session.invocation()
+        source = Source.wrap_buffer(session, text.encode())
+        if invocation.parse_source(source) and invocation.execute():
+            output = Output.open_membuffer()
+            invocation.output_vm_bytecode(output)
+            return bytes(output.map_memory())
+        return _compile_tool(text, flags)
 
-_SESSIONS: dict[tuple[str, ...], Any] = {}
+    def _session(self, flags: tuple[str, ...]) -> Any:
+        if flags not in self._sessions:
+            from iree.compiler.api import Session
 
-
-def _session(flags: tuple[str, ...]) -> Any:
-    if flags not in _SESSIONS:
-        from iree.compiler.api import Session
-
-        session = Session()
-        session.set_flags("--iree-input-type=onnx", *flags)
-        _SESSIONS[flags] = session
-    return _SESSIONS[flags]
+            session = Session()
+            session.set_flags("--iree-input-type=onnx", *flags)
+            self._sessions[flags] = session
+        return self._sessions[flags]
 
 
 class CompileError(RuntimeError):
@@ -132,4 +133,4 @@ def run(inputs: list[np.ndarray]) -> list[np.ndarray]:
 
     config = json.loads(Path(__file__).with_suffix(".json").read_text(encoding="utf-8"))
     model = onnx.load(str(Path(__file__).resolve().parent / config["model"]))
-    return run_function(load(compile_mlir(import_onnx(model), flags_for(model))), inputs[: config["feeds"]])
+    return run_function(load(Compiler().compile(import_onnx(model), flags_for(model))), inputs[: config["feeds"]])

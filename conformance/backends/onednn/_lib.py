@@ -139,9 +139,18 @@ class LibraryNotFound(OSError):
     unusable (two wheels' copies of one file, a library that fails to load)."""
 
 
-_lock = threading.Lock()
-_loaded: tuple[ctypes.CDLL, str] | None = None
-_source: str | None = None  # the distribution configure() bound this process to (None: the library found first)
+class _Process:
+    """This process's oneDNN: the library it loaded and the wheel it is bound to. A process holds one libdnnl.so.3
+    for its whole life (a loaded library is never unloaded), so its owner is the process: one instance, ``PROCESS``,
+    changed only under its lock."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.loaded: tuple[ctypes.CDLL, str] | None = None
+        self.source: str | None = None  # the distribution configure() bound it to (None: the library found first)
+
+
+PROCESS = _Process()
 
 
 def configure(dist: str | None) -> None:
@@ -151,15 +160,14 @@ def configure(dist: str | None) -> None:
     library is loaded, a choice that names another file is refused (the harness runs each oneDNN backend in a
     worker process of its own, docs/isolation.md).
     """
-    global _source
-    with _lock:
-        if _loaded is not None and dist != _source:
+    with PROCESS.lock:
+        if PROCESS.loaded is not None and dist != PROCESS.source:
             wanted = locate(dist)[0]
-            if os.path.realpath(wanted) != os.path.realpath(_loaded[1]):
-                raise RuntimeError(f"this process already loaded {_loaded[1]}; {wanted} (oneDNN from "
+            if os.path.realpath(wanted) != os.path.realpath(PROCESS.loaded[1]):
+                raise RuntimeError(f"this process already loaded {PROCESS.loaded[1]}; {wanted} (oneDNN from "
                                    f"{dist or 'the library found first'}) needs a process of its own")
             return
-        _source = dist
+        PROCESS.source = dist
 
 
 def _wheel(dist: str) -> tuple[Path, dict[str, Path]] | None:
@@ -214,7 +222,7 @@ def locate(dist: str | None = None) -> tuple[str, dict[str, Path], str | None]:
 
 def library_path() -> str:
     """The libdnnl.so.3 that ``load()`` would open for this process's choice (``configure``)."""
-    return locate(_source)[0]
+    return locate(PROCESS.source)[0]
 
 
 def load() -> tuple[ctypes.CDLL, str]:
@@ -224,10 +232,9 @@ def load() -> tuple[ctypes.CDLL, str]:
     runtime, SYCL) are preloaded first (``_wheels.preload``): no LD_LIBRARY_PATH needed; and its SYCL CPU
     engine is shown the OpenCL CPU runtime the wheels install (``_wheels.prepare``).
     """
-    global _loaded
-    with _lock:
-        if _loaded is None:
-            path, index, dist = locate(_source)
+    with PROCESS.lock:
+        if PROCESS.loaded is None:
+            path, index, dist = locate(PROCESS.source)
             if dist is not None:
                 _wheels.prepare(dist)
             _wheels.preload(path, index)
@@ -239,8 +246,8 @@ def load() -> tuple[ctypes.CDLL, str]:
             lib.dnnl_version.argtypes = []
             lib.dnnl_version.restype = ctypes.POINTER(VersionStruct)
             disable_caches(lib)
-            _loaded = (lib, path)
-        return _loaded
+            PROCESS.loaded = (lib, path)
+        return PROCESS.loaded
 
 
 #: The library's process-wide caches of kernels, each keyed by something coarser than a case: with them, a case
