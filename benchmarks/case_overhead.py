@@ -31,13 +31,13 @@ def bare_pass(items: list) -> int:
     from onnx import helper
 
     import conformance_reference as reference
-    from conformance.suite import tensors
     from conformance.suite.expand import inputs_of
+    from conformance.suite.tensors import Draws
 
-    tensors._DRAWS.clear()  # inputs_of shares the harness's draw cache: start as cold as the harness does
+    draws = Draws()  # the random draws kept as the harness's oracles keep them, from as cold a start
     ok = 0
     for inst in items:
-        inputs = inputs_of(inst)
+        inputs = inputs_of(inst, draws)
         expected = None
         if not inst.expect_error:  # a negative case has no expected values: the runtime must reject it
             try:
@@ -74,16 +74,17 @@ def _session(ort, helper, inst) -> tuple:
 
 
 def harness_pass(items: list, backend) -> int:
-    from conformance import oracle, runner
-    from conformance.suite import tensors
+    from conformance import runner
+    from conformance.backends.column import enter
+    from conformance.oracle import Oracles
 
-    # as cold as a fresh pytest worker: per-instance oracles, shared windows, random draws, sessions
-    for cache in (oracle._CACHE, oracle._WINDOWS, tensors._DRAWS):
-        cache.clear()
+    # as cold as a fresh pytest worker: a new owner of the oracles (windows, random draws), no sessions; the column
+    # entered once, as the plugin's session does
+    oracles, column = Oracles(), enter(backend)
     cache = getattr(backend, "_sessions", None)
     if cache is not None:
         cache.clear()
-    return sum(runner.run_backend(inst, backend).status == "pass" for inst in items)
+    return sum(runner.run_backend(inst, column, oracles=oracles).status == "pass" for inst in items)
 
 
 def measure(repeats: int = 5) -> dict[str, float]:

@@ -20,20 +20,7 @@ from conformance.compare.models import model as error_model
 from conformance.dtypes import floating, np_dtype
 from conformance.model import CaseInstance
 from conformance.suite.expand import expected_of, inputs_of
-from conformance.suite.tensors import materialize
-
-_CACHE: OrderedDict[str, Oracle] = OrderedDict()
-# a batch (plugin/batching.py) computes the oracles of its items before they run, and the other columns of those
-# instances run in between: room for a few batches' worth, of the largest batch the run asked room for (reserve)
-_BATCHES_KEPT = 5
-_CACHE_SIZE = _BATCHES_KEPT * 32
-
-
-def reserve(batch: int) -> None:
-    """Keep room for the oracles of a few batches of ``batch`` instances (the batcher's size for a backend: 96 for
-    OpenVINO): an oracle computed for a batch is still here when its item runs, instead of computed again."""
-    global _CACHE_SIZE
-    _CACHE_SIZE = max(_CACHE_SIZE, _BATCHES_KEPT * batch)
+from conformance.suite.tensors import Draws, materialize
 
 
 @dataclass
@@ -51,6 +38,8 @@ class Oracle:
     _exact: list[np.ndarray] | None = None
     _ties: tuple | None = None
     _whole: model_oracle.WholeModel | None = None
+    #: the windows its owner keeps by geometry (Oracles): the dtype expansions of a case share theirs
+    _windows: OrderedDict[tuple, int] | None = None
 
     @property
     def literal(self) -> list[np.ndarray | None]:
@@ -179,16 +168,19 @@ class Oracle:
 
     def window(self) -> int:
         if self._window is None:
+            if self._windows is None:
+                self._window = _window_elements(self.instance, self.inputs)
+                return self._window
             inst = self.instance
             values = tuple((i, x.dtype.str, x.tobytes()) for i, x in enumerate(self.inputs) if x.dtype.kind in "iu")
             # the dtype expansions of a case share their geometry: one window computation serves them all
             key = (inst.domain, inst.op, inst.version, tuple(x.shape for x in self.inputs),
                    repr(sorted(inst.attributes.items())), values)
-            self._window = _WINDOWS.get(key)
+            self._window = self._windows.get(key)
             if self._window is None:
-                self._window = _WINDOWS[key] = _window_elements(inst, self.inputs)
-                while len(_WINDOWS) > _WINDOW_CACHE_SIZE:
-                    _WINDOWS.popitem(last=False)
+                self._window = self._windows[key] = _window_elements(inst, self.inputs)
+                while len(self._windows) > _WINDOW_CACHE_SIZE:
+                    self._windows.popitem(last=False)
         return self._window
 
 
@@ -206,7 +198,6 @@ def _exponent(inst: CaseInstance, entry: ops.OpEntry | None, attribute: str | No
         return 1.0
 
 
-_WINDOWS: OrderedDict[tuple, int] = OrderedDict()
 _WINDOW_CACHE_SIZE = 256
 
 
@@ -219,15 +210,49 @@ def _window_elements(inst: CaseInstance, inputs: list[np.ndarray]) -> int:
         return 1
 
 
-def oracle_for(instance: CaseInstance) -> Oracle:
-    cached = _CACHE.get(instance.id)
-    if cached is not None and cached.instance is instance:
-        _CACHE.move_to_end(instance.id)
-        return cached
-    oracle = Oracle(instance, inputs_of(instance))
+class Oracles:
+    """The oracles of a run and what they share (the windows by geometry, the random draws): an oracle is computed
+    once per instance and asked by every column of it. Owned by whoever runs cases, for as long as it does: the
+    plugin, one per process (plugin/item.py ``oracles``); ``conformance fuzz``, one per fuzz run. An oracle is a
+    function of its instance: what is kept saves time and changes no record."""
+
+    #: a batch (plugin/batching.py) computes the oracles of its items before they run, and the other columns of
+    #: those instances run in between: room for a few batches' worth, of the largest batch asked room for (reserve)
+    BATCHES_KEPT = 5
+
+    def __init__(self) -> None:
+        self.size = self.BATCHES_KEPT * 32
+        self._kept: OrderedDict[str, Oracle] = OrderedDict()
+        self.windows: OrderedDict[tuple, int] = OrderedDict()
+        self.draws = Draws()
+
+    def reserve(self, batch: int) -> None:
+        """Keep room for the oracles of a few batches of ``batch`` instances (the batcher's size for a backend: 96
+        for OpenVINO): an oracle computed for a batch is still here when its item runs, instead of computed again."""
+        self.size = max(self.size, self.BATCHES_KEPT * batch)
+
+    def get(self, instance: CaseInstance) -> Oracle:
+        kept = self._kept.get(instance.id)
+        if kept is not None and kept.instance is instance:
+            self._kept.move_to_end(instance.id)
+            return kept
+        oracle = _evaluated(instance, self)
+        self._kept[instance.id] = oracle
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return oracle
+
+
+def oracle_for(instance: CaseInstance, oracles: Oracles | None = None) -> Oracle:
+    """The oracle of ``instance``: ``oracles``' (kept there), else computed for this call alone."""
+    return (oracles or Oracles()).get(instance)
+
+
+def _evaluated(instance: CaseInstance, owner: Oracles) -> Oracle:
+    oracle = Oracle(instance, inputs_of(instance, owner.draws), _windows=owner.windows)
     if instance.model is not None:  # a whole model (an onnx backend test): its stored outputs are the oracle
         oracle.unknown = "a whole-model case: the onnx backend test's stored outputs are its oracle"
-        return _kept(oracle)
+        return oracle
     try:
         result = reference.evaluate(
             instance.domain, instance.op, instance.version, oracle.inputs, instance.attributes
@@ -242,13 +267,6 @@ def oracle_for(instance: CaseInstance) -> Oracle:
         oracle.unknown = str(exc)
     except reference.SpecViolation as exc:
         oracle.rejection = str(exc)
-    return _kept(oracle)
-
-
-def _kept(oracle: Oracle) -> Oracle:
-    _CACHE[oracle.instance.id] = oracle
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
     return oracle
 
 
@@ -276,9 +294,9 @@ class Prediction:
     evaluation_error: str = ""
 
 
-def predict(instance: CaseInstance) -> Prediction:
-    """The oracle's whole answer for ``instance`` (computed once per instance, see ``oracle_for``)."""
-    oracle = oracle_for(instance)
+def predict(instance: CaseInstance, oracles: Oracles | None = None) -> Prediction:
+    """The oracle's whole answer for ``instance`` (computed once per instance by ``oracles``, see ``Oracles``)."""
+    oracle = oracle_for(instance, oracles)
     expected = oracle.expected()
     missing = "" if instance.expect_error or expected is not None else (
         oracle.rejection and f"the reference rejects this case: {oracle.rejection}"

@@ -21,7 +21,7 @@ from conformance.backends.answers import BadAnswer
 from conformance.backends.base import Backend
 from conformance.backends.column import Column
 from conformance.model import CaseInstance
-from conformance.oracle import Prediction, predict
+from conformance.oracle import Oracles, Prediction, predict
 from conformance.records import ResultRecord
 from conformance.reference_column import REFERENCE
 from conformance.verdict import Judgement, Trial, finish, judge, record
@@ -34,12 +34,14 @@ __all__ = ["REFERENCE", "result", "run_backend", "run_reference"]
 
 
 def result(instance: CaseInstance, backend: Column | Backend | None, expectations: Expectations | None = None,
-           repro: str = "", batched: Batched | None = None, nodeid: str = "") -> ResultRecord:
+           repro: str = "", batched: Batched | None = None, nodeid: str = "",
+           oracles: Oracles | None = None) -> ResultRecord:
     """The final record of ``instance`` on ``backend`` (a column as the plugin entered it, or a plain backend,
     entered here; None: the reference column); ``batched``: the backend's answer for this instance from a batch
     (backends/batching/dispatch.py), used instead of calling ``run``. ``repro`` and ``nodeid`` (the pytest item's)
-    are fields of the record as built: records are frozen."""
-    made = _record(instance, _column(backend), batched, nodeid=nodeid, repro=repro)
+    are fields of the record as built: records are frozen. ``oracles``: the run's (oracle.py), which keep an
+    instance's oracle for its other columns; None: computed for this call."""
+    made = _record(instance, _column(backend), batched, nodeid=nodeid, repro=repro, oracles=oracles)
     return finish(made, expectations)
 
 
@@ -48,9 +50,10 @@ def run_reference(instance: CaseInstance) -> ResultRecord:
     return _record(instance, None)
 
 
-def run_backend(instance: CaseInstance, backend: Column | Backend, batched: Batched | None = None) -> ResultRecord:
+def run_backend(instance: CaseInstance, backend: Column | Backend, batched: Batched | None = None,
+                oracles: Oracles | None = None) -> ResultRecord:
     """``backend``'s record of ``instance`` before the expectations apply."""
-    return _record(instance, _column(backend), batched)
+    return _record(instance, _column(backend), batched, oracles=oracles)
 
 
 def _column(backend: Column | Backend | None) -> Column | None:
@@ -58,11 +61,11 @@ def _column(backend: Column | Backend | None) -> Column | None:
 
 
 def _record(instance: CaseInstance, column: Column | None, batched: Batched | None = None, nodeid: str = "",
-            repro: str = "") -> ResultRecord:
+            repro: str = "", oracles: Oracles | None = None) -> ResultRecord:
     start = time.perf_counter()
     judgement: Judgement = {"backend_version": "local"} if column is None else column.facts()
     try:
-        judgement.update(_judgement(instance, column, batched))
+        judgement.update(_judgement(instance, column, batched, oracles))
     except BadAnswer as exc:  # a plugin's slip (supports() returning None) is never a pass or a skip
         judgement.update(status="error", reason=str(exc))
     except Exception as exc:  # a harness-side failure must still cost one result, not the run
@@ -81,15 +84,16 @@ def _since(start: float) -> float:
     return round(time.perf_counter() - start, 6)
 
 
-def _judgement(instance: CaseInstance, column: Column | None, batched: Batched | None) -> Judgement:
+def _judgement(instance: CaseInstance, column: Column | None, batched: Batched | None,
+               oracles: Oracles | None) -> Judgement:
     if column is None:
-        prediction = predict(instance)
+        prediction = predict(instance, oracles)
         return judge(instance, prediction, reference_column.trial(instance, prediction))
     made: list[Prediction] = []
 
     def inputs() -> list | None:
         # asked by the column once it supports the case: an unsupported case computes no prediction
-        made.append(predict(instance))
+        made.append(predict(instance, oracles))
         return None if made[0].missing else made[0].inputs
 
     reply = columns.ask(column, instance, inputs, batched)

@@ -22,7 +22,7 @@ from conformance.fuzz.parts import to_instance
 from conformance.fuzz.shrink import shrink
 from conformance.fuzz.strategies import Profile, generate, profile
 from conformance.ops.draft import Draft
-from conformance.oracle import oracle_for
+from conformance.oracle import Oracles, oracle_for
 from conformance.records import ResultRecord
 from conformance.runner import result
 
@@ -73,19 +73,20 @@ class _Runner:
     def __init__(self, backend: Backend, config: FuzzConfig):
         self.backend, self.config = backend, config
         self.column = enter(backend)  # read once: its version and scale are the same for every draft
+        self.oracles = Oracles()  # the fuzz run's: a draft's oracle is computed once, here and by the runner
         self.runs = 0
 
     def run(self, draft: Draft, case_id: str) -> tuple[str, ResultRecord] | None:
         """(divergence kind, record), or None when the reference does not accept (valid) / reject (invalid)."""
         instance = to_instance(draft, case_id)
-        oracle = oracle_for(instance)
+        oracle = oracle_for(instance, self.oracles)
         if draft.mutation:
             if not oracle.rejection:
                 return None
         elif oracle.outputs is None:
             return None
         self.runs += 1
-        record = result(instance, self.column)
+        record = result(instance, self.column, oracles=self.oracles)
         return sig.kind_of(record, bool(draft.mutation)), record
 
     def kind(self, draft: Draft, case_id: str) -> str | None:

@@ -21,6 +21,7 @@ from conformance.backends import column as column_calls
 from conformance.backends.batch_answer import Batched
 from conformance.backends.batching import dispatch
 from conformance.backends.batching.dispatch import BatchStats
+from conformance.plugin.item import oracles
 from conformance.plugin.run_queue import RunQueue
 
 DEFAULT_SIZE = 32
@@ -82,17 +83,22 @@ class Batcher:
         candidates = ((other, other.instance) for other in chain([item], self.queue.after(item))
                       if other is item or other.column is column and other.nodeid not in self.tried
                       and self._eligible(other))
-        seen, answers = column_calls.batch(column, candidates, self._size(column), BATCH_ELEMENTS, _inputs,
+        seen, answers = column_calls.batch(column, candidates, self._size(column), BATCH_ELEMENTS, self._inputs,
                                            self.stats)
         self.tried.update(other.nodeid for other in seen)
         self.answers.update((member.nodeid, answer) for member, answer in answers.items())
         return self.answers.pop(nodeid, None)
 
-    def _size(self, column: Any) -> int:
-        from conformance import oracle
+    def _inputs(self, item: Any) -> list | None:
+        """A member's inputs, from its oracle (kept by the session's oracles until its item runs: ``_size``); None
+        when the oracle has no expected outputs: the runner records why (no oracle, the reference rejects it)
+        without running it."""
+        oracle = oracles(self.config).get(item.instance)
+        return None if oracle.expected() is None else oracle.inputs
 
+    def _size(self, column: Any) -> int:
         size = self.size or column.batch_size or DEFAULT_SIZE
-        oracle.reserve(size)  # the batch's oracles must outlive it until its items run
+        oracles(self.config).reserve(size)  # the batch's oracles must outlive it until its items run
         return size
 
     def _eligible(self, item: Any) -> bool:
@@ -116,11 +122,3 @@ class Batcher:
                 return False  # known to crash, error or time out (or any failure): that belongs to the case alone
         return True
 
-
-def _inputs(item: Any) -> list | None:
-    """A member's inputs, from its oracle (kept until its item runs: oracle.reserve); None when the oracle has no
-    expected outputs: the runner records why (no oracle, the reference rejects it) without running it."""
-    from conformance.oracle import oracle_for
-
-    oracle = oracle_for(item.instance)
-    return None if oracle.expected() is None else oracle.inputs

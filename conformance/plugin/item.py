@@ -3,6 +3,8 @@ result record; its outcome is the record's status."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from conformance.plugin.failure_text import failure_text
@@ -10,9 +12,25 @@ from conformance.plugin.repro_command import conformance_repro_command, repro_co
 from conformance.records import FAILING, ResultRecord, written
 from conformance.terminal import printable
 
+if TYPE_CHECKING:  # pragma: no cover
+    from conformance.oracle import Oracles
+
 #: what an item's run made: its record and the record's line in the results file (records.written), set once by
 #: ``CaseItem.runtest``; the results feature (results.py) reads it for the call report
 WRITTEN = pytest.StashKey[tuple[ResultRecord, str]]()
+#: the process's oracles (oracle.py ``Oracles``): made by the first item that runs, kept for the session, asked by
+#: every item (an instance's oracle serves each of its columns) and by the batcher (batching.py)
+ORACLES = pytest.StashKey["Oracles"]()
+
+
+def oracles(config: pytest.Config) -> Oracles:
+    """The session's oracles, the one place items and the batcher reach them."""
+    from conformance.oracle import Oracles
+
+    found = config.stash.get(ORACLES, None)
+    if found is None:
+        found = config.stash[ORACLES] = Oracles()
+    return found
 
 
 class CaseFailed(Exception):
@@ -37,7 +55,7 @@ class CaseItem(pytest.Item):
         hook = self.config.hook
         record = runner.result(self.instance, self.column, hook.pytest_conformance_expectations(config=self.config),
                                repro_command(self), batched=hook.pytest_conformance_batched(item=self),
-                               nodeid=self.nodeid)
+                               nodeid=self.nodeid, oracles=oracles(self.config))
         # the outcome is the written record's: one that cannot be written as read back is an error record there
         # (records.written), so the item fails with it instead of passing beside it
         record, line = written(record)

@@ -9,7 +9,7 @@ import numpy as np
 from conformance import ops
 from conformance.dtypes import is_float
 from conformance.model import Case, CaseInstance, TensorSpec
-from conformance.suite.tensors import materialize
+from conformance.suite.tensors import Draws, materialize
 
 
 def instance_id(case: Case, version: int, dtype: str, layout: str | None) -> str:
@@ -91,8 +91,9 @@ def _to_channels_last(spec: TensorSpec, dtype: str) -> TensorSpec:
     return replace(spec, shape=moved.shape, data=None, random=None, arange=None, array=np.ascontiguousarray(moved))
 
 
-def inputs_of(instance: CaseInstance) -> list[np.ndarray]:
-    return [materialize(t, instance.dtype) for t in instance.inputs]
+def inputs_of(instance: CaseInstance, draws: Draws | None = None) -> list[np.ndarray]:
+    """The instance's inputs; random ones taken from ``draws`` when given (tensors.py)."""
+    return [materialize(t, instance.dtype, draws) for t in instance.inputs]
 
 
 def expected_of(instance: CaseInstance) -> list[np.ndarray | None]:

@@ -18,8 +18,9 @@ class TensorError(ValueError):
     """A tensor spec that cannot produce an array (shape/data mismatch, bad generator)."""
 
 
-def materialize(spec: TensorSpec, dtype: str) -> np.ndarray:
-    """The array a tensor spec describes, in ``dtype`` (the spec's own dtype wins when it has one)."""
+def materialize(spec: TensorSpec, dtype: str, draws: Draws | None = None) -> np.ndarray:
+    """The array a tensor spec describes, in ``dtype`` (the spec's own dtype wins when it has one); a random one
+    drawn again, or taken from ``draws`` (the run's, kept by its oracles: oracle.py)."""
     target = np_dtype(spec.dtype or dtype)
     if spec.array is not None:
         return np.asarray(spec.array).astype(target, copy=False)
@@ -34,7 +35,7 @@ def materialize(spec: TensorSpec, dtype: str) -> np.ndarray:
     if shape is None:
         raise TensorError(f"tensor {spec.name!r} has neither data nor shape")
     if spec.random is not None:
-        return _random(spec.random, shape).astype(target)
+        return (_draw(spec.random, shape) if draws is None else draws.get(spec.random, shape)).astype(target)
     if spec.arange is not None:
         start = float(spec.arange.get("start", 0))
         step = float(spec.arange.get("step", 1))
@@ -43,30 +44,32 @@ def materialize(spec: TensorSpec, dtype: str) -> np.ndarray:
     raise TensorError(f"tensor {spec.name!r} needs one of data, random, arange")
 
 
-#: float64 draws by (params, shape): a case's dtype expansions draw the same values and only cast differently.
-#: Bounded in entries and in elements (big tensors are drawn again rather than kept).
-_DRAWS: OrderedDict[tuple, np.ndarray] = OrderedDict()
-_DRAW_CACHE_SIZE = 64
-_DRAW_MAX_ELEMENTS = 1 << 16
+class Draws:
+    """float64 draws by (params, shape), kept by their owner (a run's oracles, oracle.py): a case's dtype expansions
+    draw the same values and only cast differently. Bounded in entries and in elements (big tensors are drawn again
+    rather than kept). A draw is a function of its parameters: keeping it saves time and changes no value."""
 
+    def __init__(self, size: int = 64, max_elements: int = 1 << 16) -> None:
+        self.size, self.max_elements = size, max_elements
+        self._kept: OrderedDict[tuple, np.ndarray] = OrderedDict()
 
-def _random(params: dict, shape: tuple[int, ...]) -> np.ndarray:
-    """The float64 draw (callers cast it with ``astype``, which copies: the cached array is never handed out)."""
-    try:
-        key = (tuple(sorted((k, repr(v)) for k, v in params.items())), tuple(int(d) for d in shape))
-    except TypeError:
-        return _draw(params, shape)
-    cached = _DRAWS.get(key)
-    if cached is not None:
-        _DRAWS.move_to_end(key)
-        return cached
-    values = _draw(params, shape)
-    if values.size <= _DRAW_MAX_ELEMENTS:
-        values.flags.writeable = False
-        _DRAWS[key] = values
-        while len(_DRAWS) > _DRAW_CACHE_SIZE:
-            _DRAWS.popitem(last=False)
-    return values
+    def get(self, params: dict, shape: tuple[int, ...]) -> np.ndarray:
+        """The float64 draw (callers cast it with ``astype``, which copies: a kept array is never handed out)."""
+        try:
+            key = (tuple(sorted((k, repr(v)) for k, v in params.items())), tuple(int(d) for d in shape))
+        except TypeError:
+            return _draw(params, shape)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
+        values = _draw(params, shape)
+        if values.size <= self.max_elements:
+            values.flags.writeable = False
+            self._kept[key] = values
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return values
 
 
 def _draw(params: dict, shape: tuple[int, ...]) -> np.ndarray:
