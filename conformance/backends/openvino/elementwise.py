@@ -78,6 +78,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "HSigmoid": unary("HSigmoid", "hsigmoid", {5: "openvino.opset5"}),
     "Mish": unary("Mish", "mish", {4: "openvino.opset4"}),
     "SoftSign": unary("SoftSign", "softsign", {9: "openvino.opset9"}),
+    "SoftMax": unary("SoftMax", "softmax", {1: "openvino.opset1", 8: "openvino.opset8"}),
+    "LogSoftmax": unary("LogSoftmax", "log_softmax", {5: "openvino.opset5"}),
     # arithmetic of one tensor (the Python API names Abs "absolute")
     **{op: unary(op, factory, {1: "openvino.opset1"}) for op, factory in (
         ("Abs", "absolute"), ("Ceiling", "ceiling"), ("Floor", "floor"), ("Negative", "negative"), ("Sign", "sign"),
