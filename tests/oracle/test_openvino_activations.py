@@ -32,10 +32,18 @@ FORMULAS = [
     ("HSigmoid", 5, {}, lambda v, a: _relu6(v + 3) / 6),
     ("Mish", 4, {}, lambda v, a: v * math.tanh(_softplus(v))),
     ("SoftSign", 9, {}, lambda v, a: v / (1 + abs(v))),
+    ("SoftPlus", 4, {}, lambda v, a: _softplus(v)),
+    # 1 + erf(z) written as erfc(-z), 1 + tanh(z) as 2 * sigmoid(2z): the text's formulas without cancellation
+    ("Gelu", 7, {}, lambda v, a: 0.5 * v * math.erfc(-v / math.sqrt(2))),
+    ("Gelu", 7, {"approximation_mode": "tanh"},
+     lambda v, a: 0.5 * v * 2 / (1 + math.exp(-2 * math.sqrt(2 / math.pi) * (v + 0.044715 * v**3)))),
 ]
 
 
-@pytest.mark.parametrize(("op", "version", "attributes", "formula"), FORMULAS, ids=[f[0] for f in FORMULAS])
+IDS = [f"{f[0]}-{'-'.join(map(str, f[2].values()))}" if f[2] else f[0] for f in FORMULAS]
+
+
+@pytest.mark.parametrize(("op", "version", "attributes", "formula"), FORMULAS, ids=IDS)
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, ml_dtypes.bfloat16])
 def test_matches_the_texts_formula_element_by_element(op, version, attributes, formula, dtype) -> None:
     x = np.random.default_rng(len(op) * 31 + version).uniform(-9, 9, 257).astype(dtype)
@@ -47,8 +55,7 @@ def test_matches_the_texts_formula_element_by_element(op, version, attributes, f
                                rtol=float(ml_dtypes.finfo(dtype).eps), atol=float(ml_dtypes.finfo(dtype).tiny))
 
 
-@pytest.mark.parametrize(("op", "version", "attributes"), [(op, v, a) for op, v, a, _ in FORMULAS],
-                         ids=[f[0] for f in FORMULAS])
+@pytest.mark.parametrize(("op", "version", "attributes"), [(op, v, a) for op, v, a, _ in FORMULAS], ids=IDS)
 def test_every_member_of_the_contract(op, version, attributes) -> None:
     x = np.linspace(-4, 4, 9, dtype=np.float32).reshape(3, 3)
     assert reference.output_shapes("openvino", op, version, [x.shape], attributes) == [(3, 3)]
