@@ -355,3 +355,32 @@ def test_a_synthetic_corpus_with_a_gap_is_reported(tmp_path, capsys):
     assert onnx22["instances"] == 0 and onnx22["gap"] is True
     assert coverage_cli.coverage_main(["--cases", str(tmp_path)]) == 1
     assert "MISSING: NCX" in capsys.readouterr().out
+
+
+def test_every_layer_example_of_a_modelled_openvino_page_is_a_case():
+    """Each registered OpenVINO op-version's page: every code block holding a <layer> is a spec-example case (the
+    pooling pages are the older copies read above; the opset copy's index names every other page)."""
+    from conformance import ops
+
+    opset = SPECS / "openvino-opset"
+    pages = {}
+    for line in (opset / "INDEX.tsv").read_text().splitlines()[1:]:
+        op, version, _category, file, _count = line.split("\t")
+        if version:
+            pages[(op, int(version))] = (opset / file).read_text()
+    examples: dict[tuple[str, int], int] = {}
+    for _, case in corpus():
+        if case.domain == "openvino" and case.spec_example is not None:
+            for version in case.versions:
+                examples[(case.op, version)] = examples.get((case.op, version), 0) + 1
+    pools = {"AvgPool", "MaxPool", "AdaptiveAvgPool", "AdaptiveMaxPool"}
+    checked = 0
+    for entry in ops.entries():
+        if entry.domain != "openvino" or entry.op in pools:
+            continue
+        for version in entry.versions:
+            page = pages[(entry.op, version)]
+            blocks = [b for b in page.split("code-block:: xml")[1:] if "<layer" in b.split("\n\n\n")[0]]
+            assert examples.get((entry.op, version), 0) == len(blocks), (entry.op, version)
+            checked += 1
+    assert checked >= 30
