@@ -41,6 +41,9 @@ class ErrorModel:
 
     name = "custom"
     bound = "average"
+    #: judged with every output of the same run (``judge(..., outputs=actual)``): a mask that must agree with the
+    #: values the same draw gave
+    joint = False
 
     def judge(self, expected: np.ndarray, actual: Any, output: OutputRule, policy: Policy | None,
               magnitude: np.ndarray | None, evidence: Evidence) -> Comparison:

@@ -32,7 +32,9 @@ def compare_all(evidence: Evidence, rules: list[Policy | None], expected: list[n
     for i, (output, rule) in enumerate(zip(evidence.outputs, rules)):
         e, a = expected[i], actual[i]
         if output.custom is not None:
-            result = output.custom.judge(e, a, output, rule, magnitude[i] if i < len(magnitude) else None, evidence)
+            extra = {"outputs": actual} if output.custom.joint else {}
+            result = output.custom.judge(e, a, output, rule, magnitude[i] if i < len(magnitude) else None, evidence,
+                                         **extra)
         elif rule is None:
             values = expected[output.of_values] if output.of_values < len(expected) else None
             result = compare_indices(e, a, values, evidence.taps, output.unspecified, name=output.name)

@@ -37,6 +37,10 @@ class BuiltinModel:
     #: the values are a draw: shape and dtype are judged, and no error figure is recorded (against another draw
     #: it would change from run to run, and a record is a function of its item)
     draw: bool = False
+    #: |y| - ulp(y) is a lower bound of the magnitude (a sum's Σ|terms| is at least |y|): the comparison first tries
+    #: that floor and computes the magnitude only for an output that fails on it. False: the magnitude is an error
+    #: bound of its own, which can be far below |y|: its floor is 0
+    floored: bool = True
 
 
 def _scale(policy: Policy) -> str:
@@ -98,6 +102,20 @@ def _onnx_default_text(policy: Policy) -> str:
             "op yet (ops/families.py)")
 
 
+def _propagate_bound(policy: Policy, exp64: np.ndarray, magnitude: np.ndarray | None, one_ulp: np.ndarray,
+                     u: float) -> np.ndarray:
+    # e(y): the first-order error of the output's arithmetic (ops/propagate.py), for the runtime and for the stored
+    # output each (onnx's numpy reference computes in the same type), then the stored value's rounding; an output
+    # no rounding reaches (e = 0: data movement of exact values) is exact
+    e = np.zeros(np.shape(exp64)) if magnitude is None else np.asarray(magnitude, dtype=np.float64)
+    return policy.scale * np.where(e > 0, 2 * e + one_ulp, 0.0)
+
+
+def _propagate_text(policy: Policy) -> str:
+    return (f"{_scale(policy)}(2*e(y) + 1ulp), e(y) the first-order error of its arithmetic propagated node by node, "
+            f"each by its family (ops/propagate.py), {_u_text(policy, finfo(policy.dtype).nmant)}")
+
+
 MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
     # an average of K terms (Higham §4): (K + 2)·u·mean(|x|) + 1 ulp
     BuiltinModel("average", _average_bound, _average_text, window=True, magnitude=True),
@@ -115,6 +133,8 @@ MODELS: dict[str, BuiltinModel] = {m.name: m for m in (
     BuiltinModel("random", lambda policy, exp64, magnitude, one_ulp, u: np.full(np.shape(exp64), np.inf),
                  lambda policy: "random output: its values are a draw; shape, dtype and the values the op may draw "
                  "(where its schema promises them) are judged", draw=True),
+    # a composition: the error of every node of its body carried to the output (magnitude: that error itself)
+    BuiltinModel("propagate", _propagate_bound, _propagate_text, magnitude=True, floored=False),
     # ONNX's rtol/atol where no model exists yet: said in the record
     BuiltinModel("onnx-default", _onnx_default_bound, _onnx_default_text),
 )}

@@ -135,5 +135,7 @@ def magnitude_floor(expected: np.ndarray, rule: Policy | None) -> np.ndarray | N
     magnitude wherever the inputs are finite."""
     if rule is None:
         return None
+    if not model(rule.model).floored:  # a magnitude that is an error bound of its own: 0 is its floor
+        return np.zeros(np.shape(expected))
     e = np.abs(np.asarray(expected, dtype=np.float64))
     return np.maximum(e - ulp(e, rule.dtype), 0.0)

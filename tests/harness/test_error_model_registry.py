@@ -46,9 +46,11 @@ def test_a_new_model_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_an_unknown_model_names_the_known_ones() -> None:
-    with pytest.raises(KeyError, match="average, exact, index, pnorm, ulp, accumulate, random, onnx-default"):
+    with pytest.raises(KeyError, match="average, exact, index, pnorm, ulp, accumulate, random, propagate, "
+                                       "onnx-default"):
         policy_for("float32", 1, {}, "b", model="averge").describe()
-    assert ERROR_MODELS == ("average", "exact", "index", "pnorm", "ulp", "accumulate", "random", "onnx-default")
+    assert ERROR_MODELS == ("average", "exact", "index", "pnorm", "ulp", "accumulate", "random", "propagate",
+                            "onnx-default")
 
 
 def test_the_oracle_takes_k_and_the_exponent_from_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
