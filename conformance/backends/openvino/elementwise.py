@@ -87,6 +87,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
         ("Abs", "absolute"), ("Ceiling", "ceiling"), ("Floor", "floor"), ("Negative", "negative"), ("Sign", "sign"),
         ("Sin", "sin"), ("Cos", "cos"), ("Tan", "tan"), ("Sinh", "sinh"), ("Cosh", "cosh"), ("Tanh", "tanh"),
         ("Asin", "asin"), ("Acos", "acos"), ("Atan", "atan"), ("Erf", "erf"), ("Log", "log"), ("Sqrt", "sqrt"))},
+    # Acosh-3 and Asinh-3: the Python API builds them from opset4 (the node's version_id says opset4)
+    **{op: unary(op, factory, {3: "openvino.opset4"}) for op, factory in (("Acosh", "acosh"), ("Asinh", "asinh"))},
     # arithmetic of two tensors, broadcast by auto_broadcast
     **{op: binary(op, factory, {1: "openvino.opset1"}) for op, factory in (
         ("Add", "add"), ("Subtract", "subtract"), ("Multiply", "multiply"), ("Maximum", "maximum"),
