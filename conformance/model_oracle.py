@@ -7,21 +7,25 @@ The expected outputs are the test's stored ones (the oracle's ``expected()``: th
 - integer, bool and string outputs: ``exact``, whatever the family (nothing to round);
 - ``ulp`` outputs: the family's count for the output's dtype;
 - ``accumulate`` outputs: K from the inputs (``terms``) and the magnitude: the model run by onnx's evaluator on
-  |inputs| (every term's magnitude summed), or |y| where the family says every term is non-negative.
+  |inputs| (every term's magnitude summed), or |y| where the family says every term is non-negative;
+- ``propagate`` outputs: the error of the model's arithmetic propagated node by node (ops/propagate.py), computed
+  once with the rules; an output no rounding reaches is ``exact``. Where the walk stops (a node with no rule and no
+  body), the stated fallback: the family of the model's loosest node (its subgraphs' too), said in the record.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from conformance.compare.evidence import OutputRule
 from conformance.dtypes import dtype_name, floating
 from conformance.model import CaseInstance
+from conformance.ops import decoded, drawn, propagate
 from conformance.ops import terms as node_terms
-from conformance.ops.families import Accumulate, Family, loosest, ulps_for
+from conformance.ops.families import LOOSENESS, Accumulate, Family, family_of, loosest, ulps_for
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,9 @@ class Judged:
     op: str
     attributes: dict
     family: Family
+    note: str = ""  # why the family is a fallback, for the record's text
+    #: a ``propagate`` family's error per output (ops/propagate.py; None: exact there), once walked
+    errors: tuple | None = None
 
 
 def judged_node(instance: CaseInstance, model: object = None) -> Judged:
@@ -54,21 +61,75 @@ def judged_node(instance: CaseInstance, model: object = None) -> Judged:
 
 
 def output_rules(instance: CaseInstance, expected: list[np.ndarray], judged: Judged | None = None,
-                 model: object = None) -> tuple[OutputRule, ...]:
+                 model: object = None, propagated: list | None = None) -> tuple[OutputRule, ...]:
+    """Each output's rule; ``propagated``: a ``propagate`` family's error per output (None: exact there)."""
     judged = judged or judged_node(instance, model)
     family = judged.family
     names = instance.output_names or [f"output{i}" for i in range(len(expected))]
-    k, note = terms(instance, judged, model) if family.name == "accumulate" else (1, "")
+    k, note = terms(instance, judged, model) if family.name == "accumulate" else (1, judged.note)
     rules = []
-    for name, value in zip(names, expected):
+    for i, (name, value) in enumerate(zip(names, expected)):
         dtype = dtype_name(value.dtype)
         model = family.name if floating(value.dtype) or family.name == "random" else "exact"
+        model = "exact" if family.name == "decoded" else model  # its own rule judges (ops/decoded.py)
+        if model == "propagate" and (propagated is None or i >= len(propagated) or propagated[i] is None):
+            model = "exact"  # no rounding reaches it: data movement of exact values
         rules.append(OutputRule(name=name, label=name, error_model=model, dtype=dtype,
                                 ulps=ulps_for(family, dtype) if model == "ulp" else 0.0,
                                 window=k if model == "accumulate" else 1,
-                                window_note=note if model == "accumulate" else "",
-                                drawn_from=family.drawn_from if model == "random" else None))
+                                window_note=note if model in ("accumulate", family.name) else "",
+                                drawn_from=family.drawn_from if model == "random" else None,
+                                custom=_custom(judged, family, i)))
     return tuple(rules)
+
+
+def _custom(judged: Judged, family: Family, port: int) -> object:
+    """An output's own judging rule: a draw's (ops/drawn.py), a decoded image's (ops/decoded.py)."""
+    if family.name == "random":
+        return drawn.rule_for(judged.op, judged.attributes, port)
+    if family.name == "decoded":
+        return decoded.Decoded(judged.attributes)
+    return None
+
+
+def _feeds(instance: CaseInstance, proto: object) -> dict[str, np.ndarray]:
+    initializers = {t.name for t in proto.graph.initializer}
+    names = [i.name for i in proto.graph.input if i.name not in initializers]
+    return {name: spec.array for name, spec in zip(names, instance.inputs) if spec.array is not None}
+
+
+def propagated(instance: CaseInstance, judged: Judged, proto: object) -> tuple[Judged, list | None]:
+    """A ``propagate`` family's errors per output (ops/propagate.py); where the walk stops, the judged node with
+    the stated fallback family: the loosest of the model's nodes, its subgraphs' included (ONNX's default if that
+    is a composition too), and why, for the record."""
+    try:
+        errors = propagate.errors(proto, _feeds(instance, proto))
+        shapes = [np.shape(spec.array) for spec in instance.outputs]
+        wrong = [i for i, (e, shape) in enumerate(zip(errors, shapes)) if e is not None and np.shape(e) != shape]
+        if not wrong:
+            return replace(judged, errors=tuple(errors)), errors
+        why = f"the walk's output {wrong[0]} has shape {list(np.shape(errors[wrong[0]]))}, the test's " \
+              f"{list(shapes[wrong[0]])}"
+    except Exception as exc:  # a node with no rule and no body, or one onnx's evaluator cannot run
+        why = f"{type(exc).__name__}: {str(exc)[:200]}" if not isinstance(exc, propagate.CannotPropagate) else str(exc)
+    # the other nodes' families: the compositions themselves are what could not be walked
+    families = [family_of(op) for op in sorted(_all_ops(proto.graph))]
+    family = max((f for f in families if f.name != "propagate"), key=lambda f: LOOSENESS.index(f.name),
+                 default=Family("onnx-default"))
+    note = f" (fallback: cannot propagate through the model ({why}); judged by its loosest node's family)"
+    return Judged(judged.op, judged.attributes, family, note), None
+
+
+def _all_ops(graph: object) -> set[str]:
+    from onnx import AttributeProto
+
+    found = set()
+    for node in graph.node:
+        found.add(node.op_type)
+        for attribute in node.attribute:
+            if attribute.type == AttributeProto.GRAPH:
+                found |= _all_ops(attribute.g)
+    return found
 
 
 def terms(instance: CaseInstance, judged: Judged, model: object = None) -> tuple[int, str]:
@@ -99,7 +160,7 @@ class WholeModel:
     rules: tuple[OutputRule, ...]
     evaluated: list[np.ndarray] | None
     evaluation_error: str = ""
-    judged: Judged | None = None  # the node that judges it (the magnitude's family)
+    judged: Judged | None = None  # the node that judges it (the magnitude's family, a walk's errors)
 
 
 def whole_model(instance: CaseInstance, inputs: list[np.ndarray], expected: list[np.ndarray]) -> WholeModel:
@@ -113,7 +174,18 @@ def whole_model(instance: CaseInstance, inputs: list[np.ndarray], expected: list
     except Exception as exc:  # the evaluator's own gap or failure: the reference column says which
         outputs, error = None, f"onnx.reference cannot evaluate the model: {type(exc).__name__}: {str(exc)[:300]}"
     judged = judged_node(instance, proto)
-    return WholeModel(output_rules(instance, expected, judged, proto), outputs, error, judged)
+    errors = None
+    if judged.family.name == "propagate":
+        judged, errors = propagated(instance, judged, proto)
+    return WholeModel(output_rules(instance, expected, judged, proto, errors), outputs, error, judged)
+
+
+def _leaf_weights(attributes: dict) -> np.ndarray:
+    from onnx import numpy_helper
+
+    found = attributes.get("leaf_weights")
+    return numpy_helper.to_array(found) if hasattr(found, "raw_data") or hasattr(found, "dims") else \
+        np.asarray(found if found is not None else [0.0])
 
 
 def evaluated(instance: CaseInstance, inputs: list[np.ndarray], model: object = None) -> list[np.ndarray]:
@@ -156,8 +228,13 @@ def magnitude(instance: CaseInstance, inputs: list[np.ndarray], expected: list[n
               judged: Judged | None = None) -> list[np.ndarray] | None:
     """Per output, what bounds the sum of its terms' magnitudes: |y| where every term is non-negative, else the
     model on |inputs| (onnx's evaluator); None where neither can be had (the bound then uses |y| alone, from the
-    expected output: judged by outputs.magnitude_floor)."""
-    family = (judged or judged_node(instance)).family
+    expected output: judged by outputs.magnitude_floor). A ``propagate`` family's: its walk's errors."""
+    judged = judged or judged_node(instance)
+    family = judged.family
+    if family.name == "propagate":
+        errors = list(judged.errors or ()) + [None] * len(expected)
+        return [np.zeros(np.shape(e)) if found is None else np.broadcast_to(found, np.shape(e))
+                for e, found in zip(expected, errors)]
     rule: Accumulate | None = family.accumulate
     how = rule.magnitude if rule is not None else {"unit": "unit", "input": "input"}.get(family.scale)
     if how is None:
@@ -166,6 +243,10 @@ def magnitude(instance: CaseInstance, inputs: list[np.ndarray], expected: list[n
         return [np.abs(np.asarray(e, dtype=np.float64)) for e in expected]
     if how == "unit":
         return [np.ones(np.shape(e)) for e in expected]
+    if how == "leaves":  # K trees, each adding one leaf weight of at most the largest |weight|
+        weights = np.abs(np.asarray(_leaf_weights(judged.attributes if judged else {}), dtype=np.float64))
+        trees = len((judged.attributes if judged else {}).get("tree_roots") or [1])
+        return [np.full(np.shape(e), trees * weights.max(initial=0.0)) for e in expected]
     if how == "input":  # elementwise: the first input, broadcast to each output
         x = np.abs(np.asarray(inputs[0], dtype=np.float64))
         try:

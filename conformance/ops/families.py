@@ -17,10 +17,15 @@ against the backend test's stored outputs by its family:
 - ``accumulate``: a sum of K terms (reductions, MatMul, Gemm, Conv, CumSum, Softmax's denominator):
   (K + 2)·u·M + 1 ulp, where M is the op applied to |x| (the sum of the terms' magnitudes, computed by onnx's
   evaluator on |inputs|), or |y| where every term is non-negative; K per op from the input shapes (``terms``).
-- ``random``: the output is a draw (Bernoulli; Dropout in training mode): its shape and dtype are judged, its
-  values are not (a runtime's generator is its own, seed or not), and the record says so.
-- ``onnx-default``: ONNX's own rtol 1e-3 / atol 1e-7, for ops no model covers yet (normalisations, recurrent
-  nets, attention, interpolation, spectral ops, control flow). The record's tolerance text says so.
+- ``propagate``: a composition (normalisations, attention, losses, log-sum-exp, interpolation, recurrent nets,
+  control flow): the error of its arithmetic propagated node by node through its ONNX function body (or the body
+  spelled from its schema's formula, ops/bodies.py), each node by its own family, to first order
+  (ops/propagate.py); both the runtime and the stored output (computed by onnx's numpy reference in the same
+  type) are within it of the exact value, so twice it, + 1 ulp for the stored rounding.
+- ``random``: the output is a draw (Bernoulli; Dropout in training mode): judged by the op's rule (the values a
+  draw may take, Dropout's scaled input and mask), never against another draw (a runtime's generator is its own).
+- ``decoded``: ImageDecoder: lossless formats exact, lossy ones by what their standard fixes (ops/decoded.py).
+- ``onnx-default``: ONNX's own rtol 1e-3 / atol 1e-7, for an op no family covers; the record says so.
 
 Integer, bool and string outputs are always compared exactly, whatever the family: a value that has no rounding
 cannot be off by an ULP.
@@ -42,7 +47,21 @@ IsNaN ArgMax ArgMin TopK Unique ReduceMax ReduceMin Hardmax CenterCropPad Cast C
 StringNormalizer RegexFullMatch LabelEncoder ArrayFeatureExtractor Binarizer Shrink ThresholdedRelu LeakyRelu PRelu
 Clip Add Sub Mul QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger ConvInteger QLinearMatMul
 QLinearConv NonMaxSuppression OptionalHasElement OptionalGetElement SequenceInsert SplitToSequence Dropout
+SequenceConstruct SequenceEmpty SequenceAt SequenceLength SequenceErase ConcatFromSequence Optional TfIdfVectorizer
 """.split())
+# TfIdfVectorizer: counts of n-grams (exact integers), or a count times its weight: one correctly rounded product
+
+#: ops judged by their arithmetic propagated through their body (ops/propagate.py), and where the body comes from
+PROPAGATE: dict[str, str] = {
+    **dict.fromkeys("""Attention FlexAttention LinearAttention CausalConvWithState LayerNormalization RMSNormalization
+GroupNormalization MeanVarianceNormalization SoftmaxCrossEntropyLoss NegativeLogLikelihoodLoss LogSoftmax ReduceL2
+ReduceLogSum ReduceLogSumExp RotaryEmbedding AffineGrid""".split(), "function"),  # onnx.defs: the schema's own
+    **dict.fromkeys("""BatchNormalization InstanceNormalization LRN Momentum Adagrad Adam GRU LSTM RNN""".split(),
+                    "spelled"),  # the schema's formula spelled as ONNX nodes (ops/bodies.py)
+    **dict.fromkeys("""Einsum Col2Im Resize Upsample GridSample RoiAlign DeformConv Det""".split(),
+                    "rule"),  # a rule of the op itself (ops/propagation_rules.py, ops/interpolation.py)
+    **dict.fromkeys("If Loop Scan SequenceMap".split(), "control"),  # the body of the branch taken, per iteration
+}
 
 #: OpenCL's single-precision maximum error (ULPs) of each function, composites summed; +1 is added on use
 ULPS: dict[str, float] = {
@@ -63,6 +82,12 @@ ULPS: dict[str, float] = {
     "Mish": 5 + 7 + 1,  # x · tanh(softplus(x))
     "SwiGLU": 3 + 2.5 + 3,  # x1 · sigmoid(x1) · x2
     "Range": 1,  # start + i·delta: two roundings, or a runtime's running sum (a finding if it drifts)
+    # (j - low)/(center - low) of integer bins: one division (its bins from the mel scale are integers: a runtime
+    # that rounds the mel scale elsewhere moves a whole triangle, a finding)
+    "MelWeightMatrix": 2.5,
+    # the gradients of the tests' graphs of Add and Mul: sums and products of the graph's values, at most one
+    # rounding more than the stored value's (a runtime may reuse the forward pass's rounded value, or not)
+    "Gradient": 1,
 }
 
 
@@ -77,9 +102,10 @@ class Accumulate:
     """A sum of K terms: how K follows from the inputs, and what bounds the terms' total magnitude."""
 
     terms: str  # "reduced" (the reduced axes' extent), "inner" (the contracted axis), "window", "axis", "inputs",
-    #             "batch" (every element of one batch item: an upper bound), or "fixed" (``count``)
+    #             "batch" (every element of one batch item: an upper bound), "trees", or "fixed" (``count``)
     #: "abs": the op on |x| (evaluated); "abs-max": its largest element, for every output element (a transform
-    #: whose terms' weights have modulus 1 but change sign per output); "output": |y| (terms >= 0); "unit": 1
+    #: whose terms' weights have modulus 1 but change sign per output); "output": |y| (terms >= 0); "unit": 1;
+    #: "leaves": K times the largest |leaf weight| (a tree ensemble's weights are attributes, not inputs)
     magnitude: str = "abs"
     count: int = 0  # terms "fixed": K
 
@@ -95,11 +121,15 @@ ACCUMULATE: dict[str, Accumulate] = {
     # a0 - a1·cos(2πn/N) + a2·cos(4πn/N), coefficients summing to 1: 3 terms and 2 cosines of 4 ulp each
     "BlackmanWindow": Accumulate("fixed", "unit", count=3 + 2 * 4),
     "HammingWindow": Accumulate("fixed", "unit", count=2 + 4), "HannWindow": Accumulate("fixed", "unit", count=2 + 4),
+    # the chosen leaves' weights summed over the trees (a comparison of a feature with a threshold picks each leaf:
+    # exact): K = the number of trees, every weight at most the largest |leaf weight|; post_transform NONE
+    "TreeEnsemble": Accumulate("trees", "leaves"),
 }
 
 
 #: ops whose outputs are a draw; op -> the input (its position) that makes them one when true (None: always)
-RANDOM: dict[str, int | None] = {"Bernoulli": None, "Dropout": 2}
+RANDOM: dict[str, int | None] = {"Bernoulli": None, "Dropout": 2, "RandomUniform": None, "RandomNormal": None,
+                                  "RandomUniformLike": None, "RandomNormalLike": None}
 #: the values a draw may take where the op's schema promises them (Bernoulli: "Draws binary random numbers (0 or
 #: 1)"); a drawn value outside them fails
 DRAWN_FROM: dict[str, tuple[float, ...]] = {"Bernoulli": (0, 1)}
@@ -107,11 +137,15 @@ DRAWN_FROM: dict[str, tuple[float, ...]] = {"Bernoulli": (0, 1)}
 
 @dataclass(frozen=True)
 class Family:
-    name: str  # exact, ulp, accumulate, random, onnx-default
+    name: str  # exact, ulp, accumulate, propagate, decoded, random, onnx-default
     ulps: float = 0.0  # ulp: the count for float32/float64 (HALF_ULPS for half types)
     accumulate: Accumulate | None = None
     scale: str = "output"  # ulp: where the ULP is measured (ULP_SCALE)
     drawn_from: tuple[float, ...] | None = None  # random: the values a draw may take (DRAWN_FROM), when promised
+
+
+#: ops whose outputs are judged by what their format's standard determines (ops/decoded.py)
+DECODED = frozenset({"ImageDecoder"})
 
 
 def family_of(op: str, inputs: list[object] | None = None) -> Family:
@@ -126,11 +160,15 @@ def family_of(op: str, inputs: list[object] | None = None) -> Family:
         return Family("ulp", ulps=ULPS[op] + 1, scale=ULP_SCALE.get(op, "output"))
     if op in ACCUMULATE:
         return Family("accumulate", accumulate=ACCUMULATE[op])
+    if op in PROPAGATE:
+        return Family("propagate")
+    if op in DECODED:
+        return Family("decoded")
     return Family("onnx-default")
 
 
 #: families from the tightest to the loosest: a graph is judged by its loosest node's
-LOOSENESS = ("exact", "random", "ulp", "accumulate", "onnx-default")
+LOOSENESS = ("exact", "decoded", "random", "ulp", "accumulate", "propagate", "onnx-default")
 
 
 def loosest(op: str, node_ops: list[str], inputs: list[object] | None = None) -> tuple[int | None, Family]:

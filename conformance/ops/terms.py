@@ -190,9 +190,14 @@ def _inputs(node: Node) -> int | None:
     return sum(1 for shape in node.shapes if shape is not None)
 
 
+def _trees(node: Node) -> int | None:
+    roots = node.attributes.get("tree_roots")
+    return None if roots is None else len(roots)
+
+
 _RULES: dict[str, Callable[[Node], int | None]] = {
     "reduced": _reduced, "inner": _inner, "window": _window, "axis": _axis, "inputs": _inputs,
-    "batch": _transform, "fixed": lambda node: ACCUMULATE[node.op].count,
+    "batch": _transform, "fixed": lambda node: ACCUMULATE[node.op].count, "trees": _trees,
 }
 
 

@@ -62,8 +62,10 @@ def _own_count(instance, model) -> int | None:
         array = np.asarray(spec.array)  # the data (input 0, integer too) and every float input; axes keep theirs
         feeds[name] = np.full_like(array, fill) if position == 0 or array.dtype.kind == "f" else array
     inverse = any(a.name == "inverse" and a.i for a in node.attribute)
-    if op in ("BlackmanWindow", "HammingWindow", "HannWindow", "Mean") or inverse:
-        return None  # a fixed count; a mean of ones is 1; an inverse transform divides its n terms by n
+    if op in ("BlackmanWindow", "HammingWindow", "HannWindow", "Mean", "TreeEnsemble") or inverse:
+        # a fixed count; a mean of ones is 1; an inverse transform divides its n terms by n; a tree ensemble's
+        # terms are its trees (its attributes), not its inputs
+        return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         out = np.abs(np.asarray(ReferenceEvaluator(proto).run(None, feeds)[0], dtype=np.float64))
