@@ -23,7 +23,7 @@ import yaml
 from conformance import machine
 from conformance.expectations import match as matching
 from conformance.expectations import signature as signatures
-from conformance.expectations.match import ExpectationsError, version_in_range
+from conformance.expectations.match import ExpectationsError, version_in_range  # noqa: F401 - the tests import it here
 from conformance.expectations.outcome import outcome_of
 from conformance.records import ResultRecord, base_backend, split_item_id
 
@@ -130,6 +130,17 @@ class Expectations:
         entries: list[Entry] = []
         for path in paths:
             entries.extend(load_file(path))
+        seen: dict[str, list[Entry]] = {}
+        for entry in entries:  # first match wins: a later entry for the same item must be told apart by its condition
+            if entry.id is None:
+                continue
+            for was in seen.get(entry.id, []):
+                if not (was.versions or was.isa) or (was.versions, str(was.isa)) == (entry.versions, str(entry.isa)):
+                    raise ExpectationsError(
+                        f"{entry.file}:{entry.line}: entry for {entry.id} is shadowed by the one at {was.file}:"
+                        f"{was.line} (the first that matches wins): give the earlier one versions: or isa: that "
+                        "leave this one its items, or merge them")
+            seen.setdefault(entry.id, []).append(entry)
         return cls(entries)
 
     def find(self, item_id: str, backend_version: str, isa: str = "", subject: Any = None) -> Entry | None:
@@ -277,8 +288,11 @@ def load_file(path: Path) -> list[Entry]:
                       line=line, match=item.get("match"), signature=item.get("signature", ""),
                       problem="" if "match" in item else never_matches(item.get("id"), item.get("glob")))
         try:
-            version_in_range("0", entry.versions)  # validate the range syntax now, not at first use
-        except ExpectationsError as exc:
+            if "versions" in item:  # every clause now, not at first use; an empty range would match every version
+                matching.check_versions(entry.versions)
+            if entry.signature:
+                signatures.check(entry.signature)
+        except (ExpectationsError, ValueError) as exc:
             raise ExpectationsError(f"{where}: {exc}") from None
         entries.append(entry)
     return entries

@@ -38,6 +38,18 @@ class ExpectationsError(ValueError):
 
 class MatchError(ValueError):
     pass
+def check_versions(spec: str) -> None:
+    """Every clause of a version range, checked on its own (``version_in_range`` stops at the first clause that
+    does not hold: ``">=1.0,<bogus"`` must not pass because 0 is below 1.0)."""
+    if not spec.strip():
+        raise ExpectationsError("an empty version range would match every version: leave it out instead")
+    for clause in spec.split(","):
+        if not _VERSION_CLAUSE.match(clause) or not re.fullmatch(r"[0-9]+(\.[0-9]+)*", _VERSION_CLAUSE.match(clause)
+                                                                 .group(2)):
+            raise ExpectationsError(f"bad version clause {clause!r} in {spec!r} (use >=, <=, ==, !=, >, < and a "
+                                    "version such as 1.23 or 2026.4.1)")
+
+
 def version_in_range(version: str, spec: str) -> bool:
     if not spec:
         return True
@@ -81,7 +93,7 @@ def check(match: Any) -> dict[str, Any]:
                     raise MatchError(f"attribute {name}: a mapping value must be {{{ONE_OF}: [values]}}")
         elif part == "version":
             if isinstance(value, str):
-                version_in_range("0", value)  # ExpectationsError on a bad clause
+                check_versions(value)  # ExpectationsError on a bad clause or an empty range
             elif not all(isinstance(v, int) and not isinstance(v, bool) for v in _listed(value)):
                 raise MatchError("match version must be a number, a list of numbers or a range (\">=11,<=22\")")
         elif not _listed(value) or not all(isinstance(v, str) and v for v in _listed(value)):

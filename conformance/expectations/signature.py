@@ -64,6 +64,28 @@ def parse(text: str) -> list[Part]:
     return parts
 
 
+#: the kinds a failing output's part may have, and those of a part about the record as a whole (their first word)
+OUTPUT_KINDS = ("values", "indices", "shape", "dtype", "type", "other")
+RECORD_KINDS = ("outputs", "accepted", "rejected", "error", "crash", "timeout")
+
+
+def check(text: str) -> None:
+    """A pinned signature that means something: every part a known kind, every ``values`` part with a size it can
+    be compared by (``1e2``, ``1e3 ulp`` or ``nonfinite``). A size-less or unreadable one would accept a failure of
+    any magnitude, all-NaN included. ValueError says which part is wrong."""
+    parts = parse(text)
+    if not parts:
+        raise ValueError("an empty signature pins nothing")
+    for part in parts:
+        if part.subject:
+            if part.kind not in OUTPUT_KINDS:
+                raise ValueError(f"{part.text()!r}: an output's kind is one of {', '.join(OUTPUT_KINDS)}")
+            if part.kind == "values" and not (part.size == "nonfinite" or _SIZE.match(part.size)):
+                raise ValueError(f"{part.text()!r}: a values part needs its size (1e2, 1e3 ulp or nonfinite)")
+        elif part.kind.split(" ")[0] not in RECORD_KINDS:
+            raise ValueError(f"{part.text()!r}: a part about the record is one of {', '.join(RECORD_KINDS)}")
+
+
 def text_of(parts: list[Part]) -> str:
     return "; ".join(p.text() for p in parts)
 

@@ -80,11 +80,13 @@ def test_every_case_of_the_alone_run_has_a_worker_of_its_own(corpus, tmp_path):
     from conformance.records import read_records
 
     assert verify.main([*corpus, "--backend=verify_fakes:StatefulBackend", "--repeat", "1", "--no-reverse"]) == 1
-    alone = [r.backend_version for r in read_records(tmp_path / "out" / "alone.jsonl") if r.backend != "reference"]
-    shuffled = [r.backend_version for r in read_records(tmp_path / "out" / "random-0.jsonl")
-                if r.backend != "reference"]
-    assert len(alone) == 3 and len(set(alone)) == 3  # "1.0 pid N": three workers
-    assert len(set(shuffled)) == 1
+    # the fake is right for the first case its process runs and off by one after (a stale kernel): the alone run
+    # passes every case only if each had a worker of its own, the shuffled run shares one and fails the later ones
+    # (the column's version is read once, where the column enters: it no longer names the worker's pid)
+    alone = [r.status for r in read_records(tmp_path / "out" / "alone.jsonl") if r.backend != "reference"]
+    shuffled = [r.status for r in read_records(tmp_path / "out" / "random-0.jsonl") if r.backend != "reference"]
+    assert alone == ["pass"] * 3
+    assert shuffled.count("pass") == 1 and len(shuffled) == 3
 
 
 @pytest.mark.parametrize("argv, message", [
