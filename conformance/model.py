@@ -27,6 +27,15 @@ class TensorSpec:
     #: defects of a literal given as published text (``text:``), each one an erratum of the example
     published_defects: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        # a materialized tensor (an expected output of a node test) is the oracle's: kept as a read-only copy, so
+        # no code in the process - an in-process plugin given the case - can change what other columns are judged
+        # against; materialize() hands each user a writable copy of its own
+        if isinstance(self.array, np.ndarray):
+            kept = np.array(self.array, copy=True)
+            kept.flags.writeable = False
+            object.__setattr__(self, "array", kept)
+
 
 @dataclass(frozen=True)
 class SpecExample:

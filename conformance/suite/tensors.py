@@ -22,8 +22,8 @@ def materialize(spec: TensorSpec, dtype: str, draws: Draws | None = None) -> np.
     """The array a tensor spec describes, in ``dtype`` (the spec's own dtype wins when it has one); a random one
     drawn again, or taken from ``draws`` (the run's, kept by its oracles: oracle.py)."""
     target = np_dtype(spec.dtype or dtype)
-    if spec.array is not None:
-        return np.asarray(spec.array).astype(target, copy=False)
+    if spec.array is not None:  # a copy of its own: the stored array is read-only (model.TensorSpec)
+        return np.array(spec.array, dtype=target, copy=True)
     shape = tuple(spec.shape) if spec.shape is not None else None
     if spec.data is not None:
         values = np.asarray(spec.data, dtype=np.float64 if target.kind == "f" or target.itemsize == 2 else target)
