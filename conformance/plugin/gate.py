@@ -60,6 +60,22 @@ def pytest_conformance_records(session: pytest.Session, records: list) -> None:
     failing = never_matching(gate) or (stale and not partial_run(config, session))
     if config.getoption("strict_expectations") and failing and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    # a backend column that ran no item (every record unsupported) is no pass; a part of `conformance run`
+    # (--shard) is judged with the other parts, by the merged summary (report.ReportSummary.idle)
+    if config.getoption("shard", default=None) is None:
+        idle = idle_columns(records)
+        gate.stale_lines += [f"COLUMN RAN NOTHING: {name}: all {n} of its items unsupported" for name, n in idle]
+        if idle and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def idle_columns(records: list) -> list[tuple[str, int]]:
+    """(column, items) of every backend column whose records are all ``unsupported``."""
+    from conformance.report import ReportSummary
+
+    summary = ReportSummary(total=len(records), counts={}, failing=0, backends=[], duplicates=[], diff=None,
+                            html=Path(), junit=Path(), results=Path(), records=list(records))
+    return summary.idle
 
 
 def pytest_conformance_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -71,9 +71,23 @@ class ReportSummary:
         return self.diff.regressions if self.diff else []
 
     @property
+    def idle(self) -> list[tuple[str, int]]:
+        """(column, items) of every backend column that ran no item: each of its records ``unsupported``. A run or
+        shard in which the backend under test ran nothing is no pass (the ``reference`` column is a means, never
+        the only column)."""
+        seen: dict[str, list[int]] = {}
+        for record in self.records:
+            if record.backend != "reference":
+                counts = seen.setdefault(record.backend, [0, 0])
+                counts[0] += 1
+                counts[1] += record.status != "unsupported"
+        return [(backend, total) for backend, (total, ran) in seen.items() if not ran]
+
+    @property
     def regression_code(self) -> int:
-        """1 on any regression against the baseline or an incomplete run, else 0 (``--allow-failures``)."""
-        return 1 if self.regressions or self.incomplete else 0
+        """1 on any regression against the baseline, an incomplete run or a column that ran no item, else 0
+        (``--allow-failures``)."""
+        return 1 if self.regressions or self.incomplete or self.idle else 0
 
     @property
     def incomplete(self) -> bool:
@@ -84,7 +98,7 @@ class ReportSummary:
     def exit_code(self) -> int:
         """1 on any failing record (fail, error, crash, timeout, xpass, an unknown status), regression or an
         incomplete run, else 0: a report of a red run is red, with or without a baseline (docs/ci-gate.md)."""
-        return 1 if self.regressions or self.failing or self.incomplete else 0
+        return 1 if self.regressions or self.failing or self.incomplete or self.idle else 0
 
     def text(self) -> str:
         """A few lines for the terminal after the matrix.
@@ -95,6 +109,8 @@ class ReportSummary:
         lines = [f"{self.total} records, {self.failing} failing, backends: "
                  f"{', '.join(p(b) for b in self.backends) or '-'}"]
         lines += [p(note) for note in self.notes]
+        lines += [f"COLUMN RAN NOTHING: {p(backend)}: all {n} of its items unsupported (a run in which the backend "
+                  "under test runs no item is no pass)" for backend, n in self.idle]
         lines += [f"warning: {p(where)}: skipped a torn last line (a write the kill cut short)" for where in self.torn]
         if self.duplicates:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
