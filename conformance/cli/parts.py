@@ -160,6 +160,7 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
         EXIT_BROKEN_PIPE,
         EXIT_INCOMPLETE,
         build_pytest_args,
+        columns_named,
         finish,
         say_nothing_collected,
     )
@@ -232,6 +233,7 @@ def run_in_parts(args: argparse.Namespace, out: Path, count: int) -> int:
         if stale and code == 0:
             code = 1  # --strict-expectations of the whole run (the parts checked only entries that never match)
         said = stale or (["expectations: every entry matched an item of the whole run"] if checked else [])
+        summary.columns_named = columns_named(args)
         return finish(summary, start, code, gone, bool(interrupted), said, matrix=matrix[0])
     finally:
         shutil.rmtree(where, ignore_errors=True)

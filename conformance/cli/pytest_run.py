@@ -69,6 +69,13 @@ def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "",
     return cmd + list(args.pytest_args)
 
 
+def columns_named(args: argparse.Namespace) -> bool:
+    """The backends under test were named (``--backend=acme``), not ``all``: a column of theirs that runs no item
+    makes the run red (report.ReportSummary.idle)."""
+    named = [b for value in (args.backend or []) for b in str(value).split(",") if b.strip()]
+    return bool(named) and "all" not in named
+
+
 def say_nothing_collected() -> None:
     """pytest's exit code 5, in words: what to check."""
     print("conformance run: no case item was collected: check --backend (`conformance backends` lists the "

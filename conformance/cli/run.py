@@ -17,6 +17,7 @@ from conformance.cli.pytest_run import (
     EXIT_BROKEN_PIPE,
     EXIT_INCOMPLETE,
     build_pytest_args,
+    columns_named,
     finish,
     say_nothing_collected,
 )
@@ -182,6 +183,7 @@ def _run_single(args: argparse.Namespace, out: Path) -> int:
 
     summary = build_reports([results], out, baseline=[Path(b) for b in args.baseline or []] or None,
                             title="conformance run")
+    summary.columns_named = columns_named(args)
     return finish(summary, start, code, gone, incomplete)
 
 

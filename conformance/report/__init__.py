@@ -57,6 +57,9 @@ class ReportSummary:
     machines: list[dict] = field(default_factory=list)  # the machines the result files name
     torn: list[str] = field(default_factory=list)  # FILE:LINE of part-file lines a kill cut short (skipped)
     sources: list[Path] = field(default_factory=list)  # the result files merged
+    #: a column that ran no item makes the run red: the backends under test were named (``--backend=acme``), not
+    #: ``all`` (whose columns apply where they apply); ``conformance run`` and the pytest gate set it
+    columns_named: bool = False
 
     @property
     def notes(self) -> list[str]:
@@ -84,10 +87,14 @@ class ReportSummary:
         return [(backend, total) for backend, (total, ran) in seen.items() if not ran]
 
     @property
+    def idle_red(self) -> bool:
+        return bool(self.columns_named and self.idle)
+
+    @property
     def regression_code(self) -> int:
         """1 on any regression against the baseline, an incomplete run or a column that ran no item, else 0
         (``--allow-failures``)."""
-        return 1 if self.regressions or self.incomplete or self.idle else 0
+        return 1 if self.regressions or self.incomplete or self.idle_red else 0
 
     @property
     def incomplete(self) -> bool:
@@ -98,7 +105,7 @@ class ReportSummary:
     def exit_code(self) -> int:
         """1 on any failing record (fail, error, crash, timeout, xpass, an unknown status), regression or an
         incomplete run, else 0: a report of a red run is red, with or without a baseline (docs/ci-gate.md)."""
-        return 1 if self.regressions or self.failing or self.incomplete or self.idle else 0
+        return 1 if self.regressions or self.failing or self.incomplete or self.idle_red else 0
 
     def text(self) -> str:
         """A few lines for the terminal after the matrix.
@@ -109,8 +116,9 @@ class ReportSummary:
         lines = [f"{self.total} records, {self.failing} failing, backends: "
                  f"{', '.join(p(b) for b in self.backends) or '-'}"]
         lines += [p(note) for note in self.notes]
-        lines += [f"COLUMN RAN NOTHING: {p(backend)}: all {n} of its items unsupported (a run in which the backend "
-                  "under test runs no item is no pass)" for backend, n in self.idle]
+        lines += [f"COLUMN RAN NOTHING: {p(backend)}: all {n} of its items unsupported" + (
+                  " (a run in which the backend under test runs no item is no pass)" if self.columns_named else
+                  " (--backend=all: a column runs where it applies)") for backend, n in self.idle]
         lines += [f"warning: {p(where)}: skipped a torn last line (a write the kill cut short)" for where in self.torn]
         if self.duplicates:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")

@@ -144,10 +144,12 @@ def test_no_other_erratum_or_failure_in_the_reference_column():
 
 
 #: onnx backend tests whose stored outputs onnx's evaluator contradicts (docs/spec-notes.md): the evaluator's
-#: Loop gives Range's _expanded tests a [2, 1] output where the schema and the stored value say [2]
+#: Loop gives Range's _expanded tests a [2, 1] output where the schema and the stored value say [2]; RoiAlign's
+#: stored outputs are 4-decimal literals, up to 8.4e-5 from the evaluator's values where its bound allows 3.5e-5
 EXPECTED_BACKEND_ERRATA = {f"ai.onnx/Range-27/test_range_{name}_expanded[{dtype}]" for name, dtype in (
     ("float_type_positive_delta", "float32"), ("float16_type_positive_delta", "float16"),
-    ("bfloat16_type_positive_delta", "bfloat16"), ("int32_type_negative_delta", "int32"))}
+    ("bfloat16_type_positive_delta", "bfloat16"), ("int32_type_negative_delta", "int32"))} | {
+    f"ai.onnx/RoiAlign-22/test_roialign_aligned_{flag}[float32]" for flag in ("false", "true")}
 
 
 def test_the_reference_column_on_the_backend_tests():
