@@ -177,9 +177,18 @@ def check_tolerance(tolerance: dict) -> None:
         _check_tolerance_value(f"tolerance.{key}", value)
 
 
+#: the most a case's tolerance may widen a derived bound (issue 47: a case could pass anything): ``scale`` as a
+#: plugin's own tolerance_scale (backends/answers.py TOLERANCE_SCALE), ``ulp`` a thousand ULPs, ``rtol`` 10 %
+TOLERANCE_LIMITS = {"scale": 1000.0, "ulp": 1000.0, "rtol": 0.1}
+
+
 def _check_tolerance_value(where: str, value: Any) -> None:
     if not _finite_number(value) or value < 0:
         raise ValueError(f"{where} must be a non-negative finite number, got {value!r:.40}")
+    limit = TOLERANCE_LIMITS.get(where.rpartition(".")[2])
+    if limit is not None and value > limit:
+        raise ValueError(f"{where} = {value:g} is above {limit:g}, the most a case may widen a bound (a wider one "
+                         "no longer tells a correct kernel from a wrong one; docs/case-format.md)")
 
 
 def _fits_float(value: int) -> bool:
@@ -213,3 +222,22 @@ def check_attribute_names(domain: str, op: str, attributes: dict, expect_error: 
     raise ValueError(f"unknown attribute(s) {', '.join(unknown)} for {domain}::{op} (defined: {known})"
                      + (hint if expect_error else ""))
 
+
+#: the highest opset number of a domain without an installed schema package to ask (OpenVINO's opsets go to 17)
+OTHER_DOMAIN_VERSIONS = 64
+
+
+def check_versions_exist(domain: str, versions: tuple[int, ...]) -> tuple[int, ...]:
+    """A version the installed schemas cannot have (``versions: [1000000000000000000]``) is refused when the file is
+    read, not met as an error at run time: ONNX's up to the installed onnx's opset, another domain's up to 64."""
+    if domain in ("ai.onnx", ""):
+        import onnx.defs
+
+        top = onnx.defs.onnx_opset_version()
+        where = f"the installed onnx's highest opset, {top}"
+    else:
+        top, where = OTHER_DOMAIN_VERSIONS, f"{OTHER_DOMAIN_VERSIONS}, the highest a {domain} opset can be here"
+    beyond = [v for v in versions if v > top]
+    if beyond:
+        raise ValueError(f"versions {beyond} are above {where}")
+    return versions

@@ -218,7 +218,7 @@ def load_text(text: str, file: str, max_elements: int | None = None) -> LoadedFi
     if doc["domain"] not in known and doc["op"]:
         raise CaseFileError(file, 1, None, f"domain {doc['domain']!r} is not one of {', '.join(known)}")
     try:
-        versions = _versions(doc)
+        versions = _versions(doc, doc.get("domain", ""))
     except ValueError as exc:
         raise CaseFileError(file, 1, None, str(exc)) from None
     loaded = LoadedFile(path=file, op=doc["op"], domain=doc["domain"])
@@ -258,7 +258,7 @@ def _models_only(doc: dict) -> bool:
             and all(isinstance(e, dict) and e.get("from") == "onnx-backend-tests" for e in entries))
 
 
-def _versions(doc: dict) -> tuple[int, ...]:
+def _versions(doc: dict, domain: str) -> tuple[int, ...]:
     if "versions" in doc and "version" in doc:
         raise ValueError("give either 'version' or 'versions', not both")
     raw = doc.get("versions", doc.get("version"))
@@ -267,7 +267,7 @@ def _versions(doc: dict) -> tuple[int, ...]:
     values = raw if isinstance(raw, list) else [raw]
     if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
         raise ValueError(f"versions must be positive integers, got {raw!r}")
-    return tuple(values)
+    return guards.check_versions_exist(domain, tuple(values))
 
 
 def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, lines: dict,
@@ -284,7 +284,7 @@ def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, 
     if source not in SOURCES:
         raise ValueError(f"source {source!r} is not one of {', '.join(SOURCES)}")
     if "version" in raw or "versions" in raw:
-        versions = _versions(raw)
+        versions = _versions(raw, doc["domain"])
     attributes = raw.get("attributes") or {}
     if not isinstance(attributes, dict):
         raise ValueError("attributes must be a mapping")

@@ -54,6 +54,22 @@ def one_bad(case: str) -> CaseFileError:
        tolerance: {backends: {onnxruntime: {ulp: .nan}}}
        attributes: {kernel_shape: [2]}
        inputs: {x: {shape: [1, 1, 4], random: {seed: 1}}}""", "tolerance.backends.onnxruntime.ulp"),
+    ("""- id: widescale
+       tolerance: {scale: 1.0e+9}
+       attributes: {kernel_shape: [2]}
+       inputs: {x: {shape: [1, 1, 4], random: {seed: 1}}}""", "tolerance.scale = 1e+09 is above 1000"),
+    ("""- id: wideulp
+       tolerance: {backends: {onnxruntime: {ulp: 1.0e+12}}}
+       attributes: {kernel_shape: [2]}
+       inputs: {x: {shape: [1, 1, 4], random: {seed: 1}}}""", "tolerance.backends.onnxruntime.ulp = 1e+12 is above"),
+    ("""- id: farversion
+       versions: [1000000000000000000]
+       attributes: {kernel_shape: [2]}
+       inputs: {x: {shape: [1, 1, 4], random: {seed: 1}}}""", "above the installed onnx's highest opset"),
+    ("""- id: widertol
+       tolerance: {rtol: 0.5}
+       attributes: {kernel_shape: [2]}
+       inputs: {x: {shape: [1, 1, 4], random: {seed: 1}}}""", "tolerance.rtol = 0.5 is above 0.1"),
     ("""- id: typo
        expect: error
        attributes: {kernal_shape: [0, 2]}
