@@ -100,8 +100,14 @@ def _get_json(where: Where, path: str, query: dict[str, Any]) -> Any:
         raise _explain(exc, f"GitHub API {url}") from None
 
 
+#: the events whose runs may supply a baseline: the branch's own history, never a pull request (a fork's pull
+#: request from a branch named like the base would otherwise supply the base's next baseline)
+BASELINE_EVENTS = ("push", "schedule", "workflow_dispatch")
+
+
 def previous_runs(where: Where) -> list[int]:
-    """Ids of the workflow's successful runs on the branch, newest first, this run left out."""
+    """Ids of the workflow's successful runs on the branch, newest first, this run left out: only runs of the
+    repository itself (not a fork's head) for a push, a schedule or a manual dispatch."""
     quoted = urllib.parse.quote(where.workflow, safe="")
     data = _get_json(where, f"repos/{where.repository}/actions/workflows/{quoted}/runs",
                      {"branch": where.branch, "status": "success", "per_page": RUNS_LOOKED_AT})
@@ -109,7 +115,8 @@ def previous_runs(where: Where) -> list[int]:
     if not isinstance(runs, list):
         raise BaselineError(f"GitHub API: the runs of {where.workflow} came back without 'workflow_runs'; {OPT_OUT}")
     return [r["id"] for r in runs if isinstance(r, dict) and isinstance(r.get("id"), int)
-            and str(r["id"]) != where.run_id]
+            and str(r["id"]) != where.run_id and r.get("event") in BASELINE_EVENTS
+            and (r.get("head_repository") or {}).get("full_name") == where.repository]
 
 
 def artifact_url(where: Where, run_id: int, name: str) -> str | None:

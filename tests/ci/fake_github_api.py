@@ -28,16 +28,18 @@ TOKEN = "fake-token"
 
 @dataclass
 class Store:
-    runs: list[dict] = field(default_factory=list)  # {"id", "workflow", "branch", "conclusion"}
+    #: {"id", "workflow", "branch", "conclusion"[, "event" (default push), "head_repository" (default the repo's)]}
+    runs: list[dict] = field(default_factory=list)
     artifacts: dict[int, dict[str, bytes]] = field(default_factory=dict)  # run id -> name -> zip
     expired: set[tuple[int, str]] = field(default_factory=set)
     calls: list[dict] = field(default_factory=list)
     status: int = 0  # non-zero: every API call answers this HTTP status
 
     def publish(self, run_id: int, conclusion: str, workflow: str = "conformance.yml", branch: str = "main",
-                artifacts: dict[str, Path] | None = None) -> None:
-        """What GitHub keeps after a run: its conclusion, and each upload-artifact folder as a zip."""
-        self.runs.append({"id": run_id, "workflow": workflow, "branch": branch, "conclusion": conclusion})
+                artifacts: dict[str, Path] | None = None, **run: str) -> None:
+        """What GitHub keeps after a run: its conclusion (``run``: its event, its head_repository's full name), and
+        each upload-artifact folder as a zip."""
+        self.runs.append({"id": run_id, "workflow": workflow, "branch": branch, "conclusion": conclusion, **run})
         for name, folder in (artifacts or {}).items():
             self.artifacts.setdefault(run_id, {})[name] = zip_folder(folder)
 
@@ -88,7 +90,10 @@ def _handler(store: Store) -> type[BaseHTTPRequestHandler]:
             if rest[:2] == ["actions", "workflows"] and rest[3:] == ["runs"]:
                 runs = [r for r in sorted(store.runs, key=lambda r: -r["id"]) if r["workflow"] == rest[2]
                         and r["branch"] == query.get("branch") and query.get("status") in (None, r["conclusion"])]
-                return self._json({"total_count": len(runs), "workflow_runs": [{"id": r["id"]} for r in runs]})
+                own = f"{parts[1]}/{parts[2]}"
+                return self._json({"total_count": len(runs), "workflow_runs": [
+                    {"id": r["id"], "event": r.get("event", "push"),
+                     "head_repository": {"full_name": r.get("head_repository", own)}} for r in runs]})
             if rest[:2] == ["actions", "runs"] and rest[3:] == ["artifacts"]:
                 run_id = int(rest[2])
                 names = [n for n in store.artifacts.get(run_id, {}) if query.get("name") in (None, n)]

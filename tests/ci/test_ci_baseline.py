@@ -61,6 +61,22 @@ def test_the_previous_successful_run_with_the_artifact_is_fetched(api, tmp_path)
     assert not (tmp_path / "dest" / "index.html").exists()  # only results.jsonl is taken from the zip
 
 
+def test_only_the_repositorys_own_pushes_supply_a_baseline(api, tmp_path):
+    # a fork's pull request from a branch named main, and a pull request run of the repository itself, never
+    # become main's baseline (one could switch off LOST COVERAGE): only pushes, schedules and dispatches do
+    kept = results_folder(tmp_path, "kept")
+    forged = results_folder(tmp_path, "forged", status="fail")
+    api.store.publish(201, "success", artifacts={"conformance-onnxruntime-merged": kept}, event="schedule")
+    api.store.publish(202, "success", artifacts={"conformance-onnxruntime-merged": forged}, event="pull_request",
+                      head_repository="mallory/runtime")
+    api.store.publish(203, "success", artifacts={"conformance-onnxruntime-merged": forged}, event="pull_request")
+    api.store.publish(204, "success", artifacts={"conformance-onnxruntime-merged": forged},
+                      head_repository="mallory/runtime")
+    done = baseline(api.env(205), tmp_path / "dest")
+    assert done.returncode == 0 and "of run 201 " in done.stderr, done.stderr
+    assert json.loads(Path(done.stdout.strip()).read_text())["status"] == "pass"
+
+
 def test_a_pull_request_is_gated_against_its_base_branch(api, tmp_path):
     api.store.publish(7, "success", artifacts={"conformance-onnxruntime-merged": results_folder(tmp_path, "main")})
     done = baseline({**api.env(8, branch="my-feature"), "GITHUB_BASE_REF": "main"}, tmp_path / "dest")
