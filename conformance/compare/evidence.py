@@ -18,8 +18,8 @@ import numpy as np
 from conformance.compare.models import MODELS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conformance.compare.tolerance import Policy
-    from conformance.compare.values import Comparison
+    from conformance.compare.comparison import Comparison
+    from conformance.compare.models import Policy
 
 #: The built-in error models' names (compare/models.py: the one place a model is declared).
 ERROR_MODELS = tuple(MODELS)

@@ -10,17 +10,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from conformance.dtypes import finfo, ulp
 
-if TYPE_CHECKING:  # pragma: no cover
-    from conformance.compare.tolerance import Policy
+
+class Policy(Protocol):
+    """What a model reads of the policy it bounds for, written here so that the models need not import the policy
+    that asks them for their bound (compare/tolerance.py's ``Policy`` is the one there is)."""
+
+    window: int
+    dtype: str
+    scale: float
+    p: float
+    ulps: float
+    model: str
+
+    @property
+    def overridden(self) -> bool: ...
+
+    def bound(self, expected: np.ndarray, magnitude: np.ndarray | None,
+              one_ulp: np.ndarray | None = None) -> np.ndarray: ...
+
+    def describe(self) -> str: ...
+
 
 #: (policy, expected in float64, magnitude or None, ulp(expected), unit roundoff u) -> allowed |error|
-Bound = Callable[["Policy", np.ndarray, "np.ndarray | None", np.ndarray, float], np.ndarray]
+Bound = Callable[[Policy, np.ndarray, "np.ndarray | None", np.ndarray, float], np.ndarray]
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,11 @@ infinity. Elements the spec leaves unspecified (reference mask) are not compared
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from conformance.compare.comparison import Comparison
 from conformance.compare.heatmap import grid, heatmap
 from conformance.compare.tolerance import Policy
 from conformance.dtypes import beyond_float64, dtype_mismatch, dtype_name, ulp
@@ -18,22 +18,6 @@ from conformance.dtypes import beyond_float64, dtype_mismatch, dtype_name, ulp
 __all__ = ["WORST", "Comparison", "compare", "dtype_mismatch", "grid", "not_comparable", "shortest"]
 
 WORST = 5
-
-
-@dataclass
-class Comparison:
-    ok: bool
-    reason: str = ""
-    max_abs_err: float | None = None
-    max_rel_err: float | None = None
-    max_ulp: float | None = None
-    mismatches: int | None = None
-    elements: int | None = None
-    unspecified: int = 0
-    ties: int = 0  # index outputs: differing indices accepted because they point at an equal maximum
-    worst: list[dict[str, Any]] = field(default_factory=list)
-    error_grid: list[list[float]] | None = None
-    grid_at: dict[str, Any] | None = None  # which slice and window error_grid is (compare/heatmap.py)
 
 
 def compare(
