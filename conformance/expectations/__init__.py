@@ -48,6 +48,8 @@ class Entry:
     line: int = 0
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
     unmatched: list[str] = field(default_factory=list, repr=False, compare=False)  # a stale match's lone parts
+    #: a stale entry whose items all ran ``unsupported`` (it pins a failure none of them can show): how many
+    idle: int = field(default=0, repr=False, compare=False)
     _regex: re.Pattern | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -235,7 +237,23 @@ class Expectations:
                 (backend,) = _backends_of(e)
                 if not any(e.matches_id(i) for i in (by_backend.get(backend, []) if backend else present)):
                     found.append(e)
-        return found
+        return found + self._idle(records or [], found)
+
+    def _idle(self, records: list[ResultRecord], stale: list[Entry]) -> list[Entry]:
+        """Entries that are first to match some records (where their conditions hold) and whose records all ran
+        ``unsupported``: they pin a failure none of their items can show (a backend that stopped running the op)."""
+        statuses: dict[int, list[str]] = {}
+        for record in records:
+            entry = self.find(record.expectation_id, record.backend_version, record.isa, record)
+            if entry is not None:
+                statuses.setdefault(id(entry), []).append(record.outcome or record.status)
+        idle = []
+        for entry in self.entries:
+            seen = statuses.get(id(entry), [])
+            if seen and entry not in stale and all(s == "unsupported" for s in seen):
+                entry.idle = len(seen)
+                idle.append(entry)
+        return idle
 
 
 def load_file(path: Path) -> list[Entry]:

@@ -150,7 +150,9 @@ def stale_lines(expectations: Any, records: list, why: str, no_default_cases: bo
 
         shipped = expectations_dir()
         stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
-    return lines + [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) matched no item of this run"
+    return lines + [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) "
+                    + (f"matched {e.idle} item(s) of this run, all unsupported: none can show the failure it pins"
+                       if e.idle else "matched no item of this run")
                     + (f" ({', '.join(e.unmatched)} matched nothing)" if e.unmatched else "") for e in stale]
 
 
