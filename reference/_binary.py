@@ -59,6 +59,21 @@ def broadcast_shape(label: str, a: tuple[int, ...], b: tuple[int, ...], mode: st
     return a, tuple(aligned)
 
 
+def two_tensors(schema: Schema, since: int, inputs: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The two inputs of an op whose both inputs are of type T (the element-wise ops of two tensors, MatMul):
+    tensors, of one type, in the version's type constraint; SpecViolation otherwise."""
+    label = f"{schema.op}-{since}"
+    if len(inputs) != 2 or not all(isinstance(x, np.ndarray) for x in inputs):
+        raise SpecViolation(f"{label} takes two tensors")
+    a, b = inputs
+    if a.dtype != b.dtype:
+        raise SpecViolation(f"{label}: both inputs are of type T, got {a.dtype} and {b.dtype}")
+    name = "bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)
+    if name not in schema.supported_dtypes(since):
+        raise SpecViolation(f"{label}: input type {name} is not in the type constraint")
+    return a, b
+
+
 def nan_operand(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Where either operand is NaN (a float type's; integers have none): for Maximum and Minimum, whose texts do not
     say which of IEEE 754's maximum (NaN) and maximumNumber (the number) is meant."""
@@ -83,16 +98,8 @@ def binary(schema: Schema, wide: Wide, exact: Exact, unspecified: Callable[..., 
         return [broadcast_shape(label, tuple(input_shapes[0]), tuple(input_shapes[1]), checked(since, attributes))[0]]
 
     def _inputs(since: int, inputs: list[Any], attributes: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-        label = f"{schema.op}-{since}"
-        if len(inputs) != 2 or not all(isinstance(x, np.ndarray) for x in inputs):
-            raise SpecViolation(f"{label} takes two tensors")
-        a, b = inputs
-        if a.dtype != b.dtype:
-            raise SpecViolation(f"{label}: both inputs are of type T, got {a.dtype} and {b.dtype}")
-        name = "bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)
-        if name not in schema.supported_dtypes(since):
-            raise SpecViolation(f"{label}: input type {name} is not in the type constraint")
-        shape, aligned = broadcast_shape(label, a.shape, b.shape, checked(since, attributes))
+        a, b = two_tensors(schema, since, inputs)
+        shape, aligned = broadcast_shape(f"{schema.op}-{since}", a.shape, b.shape, checked(since, attributes))
         return np.broadcast_to(a, shape), np.broadcast_to(b.reshape(aligned), shape)
 
     def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ._binary import two_tensors
 from ._elementwise import attributes_of
 from ._errors import SpecViolation
 from ._pnorm import round_to, work_dtype
@@ -70,15 +71,7 @@ def window_elements(since: int, input_shapes: list[tuple[int, ...]], attributes:
 
 
 def _operands(since: int, inputs: list[Any], attributes: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, tuple]:
-    label = f"MatMul-{since}"
-    if len(inputs) != 2 or not all(isinstance(x, np.ndarray) for x in inputs):
-        raise SpecViolation(f"{label} takes two tensors")
-    a, b = inputs
-    if a.dtype != b.dtype:
-        raise SpecViolation(f"{label}: both inputs are of type T, got {a.dtype} and {b.dtype}")
-    name = "bfloat16" if a.dtype.name == "bfloat16" else str(a.dtype)
-    if name not in SCHEMA.supported_dtypes(since):
-        raise SpecViolation(f"{label}: input type {name} is not in the type constraint")
+    a, b = two_tensors(SCHEMA, since, inputs)
     found = attributes_of(SCHEMA, since, attributes)
     a_shape, b_shape, out, _, _ = _aligned(since, a.shape, b.shape, attributes)
     if a.ndim >= 2 and found["transpose_a"]:
