@@ -96,13 +96,28 @@ BUILDER_FILES = {"openvino/builders.py", "openvino/avgpool.py", "openvino/adapti
                  "onednn/builders.py", "models/lowering/__init__.py", "models/lowering/pool.py",
                  "models/lowering/model.py",
                  "torch/builders.py", "openvino/maxpool.py", "models/lowering/openvino_maxpool.py",
-                 "models/lowering/onednn_maxpool.py", "openvino/elementwise.py"}
+                 "models/lowering/onednn_maxpool.py"}
 
 
 def test_backends_name_operators_only_in_their_builder_tables():
     """Adding an op to a backend is adding a builder: nothing else in conformance/backends names one."""
     names = op_names.pattern((e.op for e in ops.entries()), snake_case=False)  # a runtime's API spells them so
-    others = [p for p in sorted(BACKENDS.rglob("*.py")) if p.relative_to(BACKENDS).as_posix() not in BUILDER_FILES]
+    others = [p for p in sorted(BACKENDS.rglob("*.py")) if p.relative_to(BACKENDS).as_posix() not in BUILDER_FILES
+              and p.parent.name != "families"]  # openvino/families/: one builder module per op family
     assert len(others) > 20
     hits = {p.relative_to(BACKENDS).as_posix(): sorted(op_names.in_code(p, names)) for p in others}
     assert {k: v for k, v in hits.items() if v} == {}
+
+
+def test_openvino_family_modules_are_collected_and_disjoint():
+    """Each module of openvino/families/ brings its own ops; no op is built by two (collect refuses it)."""
+    import importlib
+    import pkgutil
+
+    from conformance.backends.openvino import families
+
+    tables = [importlib.import_module(f"{families.__name__}.{m.name}").BUILDERS
+              for m in pkgutil.iter_modules(families.__path__)]
+    ops_built = [op for table in tables for op in table]
+    assert len(ops_built) == len(set(ops_built)) == len(families.collect())
+    assert set(families.collect()) <= set(openvino_builders.BUILDERS)

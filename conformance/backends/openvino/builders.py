@@ -1,8 +1,8 @@
 """The OpenVINO builder table: openvino-domain op -> its opset builder, and the generic model assembly.
 
 Adding an op to both OpenVINO backends (``openvino`` compiles the opset model, ``openvino-ir`` writes the same
-op as an IR layer) is writing its builder (a module like avgpool.py) and adding one line to ``BUILDERS``; the
-op also needs its registry entry (conformance/ops/), which tests/backends/test_builder_tables.py checks.
+op as an IR layer) is writing its builder in its family's module of ``families/`` (collected: no table to edit);
+the op also needs its registry entry (conformance/ops/), which tests/backends/test_builder_tables.py checks.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Support, Unsupported
-from conformance.backends.openvino import adaptive_avgpool, avgpool, elementwise, maxpool
+from conformance.backends.openvino import adaptive_avgpool, avgpool, families, maxpool
 from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpInput, OpsetBuilder
 from conformance.model import CaseInstance
 
@@ -24,7 +24,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "AdaptiveAvgPool": adaptive_avgpool.BUILDER,
     "MaxPool": maxpool.BUILDER,
     "AdaptiveMaxPool": maxpool.ADAPTIVE_BUILDER,
-    **elementwise.BUILDERS,
+    **families.collect(),
 }
 
 
