@@ -1,7 +1,7 @@
 """``conformance expectations update FILE --results RESULTS... [--backend B]``: rewrite an expectations file from
 a run — new failures are added grouped by cause (one ``match:`` entry per group, its reason from the records),
-fixed ones (now passing) are dropped, entries without a signature get the one their items fail with — for human
-review."""
+fixed ones (now passing) are dropped, entries without a signature get the one their items fail with (and an entry
+of several items each item's own, ``pins:``) — for human review."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ def update(entries: list[Entry], records: list, backend: str | None) -> tuple[li
         own = [r for r in matched if outcome_of(r)[0] in EXPECTED_STATUSES
                and book.find(r.expectation_id, r.backend_version, r.isa, r) is entry]
         parts = signatures.merge([signatures.of_record(r) for r in own])
-        kept.append(dataclasses.replace(entry, signature=signatures.text_of(parts))
+        kept.append(dataclasses.replace(entry, signature=signatures.text_of(parts),
+                                        pins={} if entry.id is not None else signatures.pins(own))
                     if parts and not entry.signature else entry)
     by_item: dict[str, list] = {}
     for record in records:
@@ -76,6 +77,7 @@ def _entry(part: dict | str, group: list) -> Entry:
     reason = said if items == 1 else f"{items} items fail as {signatures.text_of(parts)!r}, e.g. {said}"
     return Entry(reason=reason, id=part if isinstance(part, str) else None,
                  match=part if isinstance(part, dict) else None, signature=signatures.text_of(parts),
+                 pins={} if isinstance(part, str) else signatures.pins(failing),
                  status=statuses.pop() if len(statuses) == 1 else None,
                  isa=machine.condition_for({r.isa for r in failing}, clean))
 
@@ -128,7 +130,7 @@ def edit_in_place(path: Path, before: list[Entry], after: list[Entry]) -> None:
     survivors = {id(e) for e in after}
     new = [e for e in after if not e.line]  # entries read from the file carry their line
     # a kept entry given its signature is a copy carrying the original's line: one key added to its text
-    signed = {e.line: e.signature for e in after if e.line and id(e) not in {id(b) for b in before}}
+    signed = {e.line: e for e in after if e.line and id(e) not in {id(b) for b in before}}
     survivors |= {id(b) for b in before if b.line in signed}
     if all(id(e) in survivors for e in before) and not new and not signed:
         return
@@ -147,8 +149,10 @@ def edit_in_place(path: Path, before: list[Entry], after: list[Entry]) -> None:
             last = max(n for n in range(entry.line - 1, starts[index + 1] - 1 if index + 1 < len(starts) else end)
                        if lines[n].strip() and not lines[n].lstrip().startswith("#"))
             key = re.match(r"( *- *)", lines[entry.line - 1])
-            text = yaml.safe_dump({"signature": signed[entry.line]}, width=10_000, allow_unicode=True)
-            lines[last] += " " * len(key.group(1) if key else "") + text
+            given = {k: getattr(signed[entry.line], k) for k in ("signature", "pins") if getattr(signed[entry.line], k)}
+            text = yaml.safe_dump(given, sort_keys=False, width=10_000, allow_unicode=True)
+            indent = " " * len(key.group(1) if key else "")
+            lines[last] += "".join(indent + line for line in text.splitlines(keepends=True))
     if new:
         body = yaml.safe_dump([e.to_yaml() for e in new], sort_keys=False, width=120, allow_unicode=True)
         body = "".join(" " * dash + line for line in body.splitlines(keepends=True))

@@ -3,7 +3,9 @@
 An entry matches a whole item id (``<instance id>::<backend>``) exactly (``id:``) or through an explicit pattern
 (``glob:``) anchored on the whole id, where only ``*`` is special — never substring matching, which silently
 swallows tests elsewhere — or names the fields its items share (``match:``, match.py). An entry may pin how its
-items fail (``signature:``, signature.py): an item failing another way is a changed failure, not ``xfail``.
+items fail (``signature:``, signature.py): an item failing another way is a changed failure, not ``xfail``; an
+entry for several items pins each one's own failure (``pins:``, item id -> signature), so one member cannot grow
+unseen under the group's largest.
 Entries may be limited to backend version ranges and to ISA levels (``isa:``, matched against the level the record
 ran at: docs/isa.md). A failing result that an entry expects becomes ``xfail``; a passing one becomes ``xpass``,
 which fails the run (the divergence was fixed: drop the entry). An entry that matches no item of a run is reported
@@ -30,7 +32,7 @@ from conformance.records import ResultRecord, base_backend, split_item_id
 EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
 #: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
 CHANGED = "changed failure: "
-KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "versions", "isa")
+KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa")
 
 
 @dataclass
@@ -44,6 +46,9 @@ class Entry:
     isa: str | list[str] = ""  # e.g. ">=avx512_core", or a list of levels: the ISA levels the entry applies at
     match: dict[str, Any] | None = None  # the fields the entry's items share (match.py), instead of an id or glob
     signature: str = ""  # how its items fail (signature.py); "" for any failure (entries written before it)
+    #: a glob or match: entry's items, each with its own signature (its magnitude and share of wrong elements),
+    #: judged by it instead of ``signature`` (which judges the items it does not name)
+    pins: dict[str, str] = field(default_factory=dict)
     file: str = ""
     line: int = 0
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
@@ -81,10 +86,14 @@ class Entry:
         data: dict[str, Any] = ({"match": self.match} if self.match is not None else
                                 {"id": self.id} if self.id is not None else {"glob": self.glob})
         data["reason"] = self.reason
-        for key in ("link", "status", "signature", "versions", "isa"):
+        for key in ("link", "status", "signature", "pins", "versions", "isa"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data
+
+    def signature_for(self, item_id: str) -> str:
+        """The signature an item is judged by: its own pin, else the entry's."""
+        return self.pins.get(item_id, self.signature)
 
 
 def _item_backend(item_id: str) -> str:
@@ -195,17 +204,18 @@ class Expectations:
         # the report's drill-down shows this field: a match: entry is found by its file and line, not by an id, and
         # what it pins is what the record is judged against
         where = f"{Path(entry.file).name}:{entry.line}" if entry.file else ""
-        pins = f"signature {entry.signature!r}" if entry.signature else ""
+        signature = entry.signature_for(record.expectation_id)
+        pins = f"signature {signature!r}" if signature else ""
         # set before the outcome is read: outcome_of reads the runner's reason below the line an entry put first
         record = replace(record, expectation=note + (f" [{', '.join(filter(None, (where, pins)))}]"
                                                      if where or pins else ""))
         status, reason = record.status, record.reason
         changed: list[str] = []
-        if entry.signature and status in EXPECTED_STATUSES:
+        if signature and status in EXPECTED_STATUSES:
             was, why = outcome_of(record)
-            changed = signatures.changes(signatures.parse(entry.signature), signatures.of_outcome(record, was, why))
+            changed = signatures.changes(signatures.parse(signature), signatures.of_outcome(record, was, why))
         if changed:  # the item fails, but not the way the entry pinned: a known failure must not hide a new one
-            reason = f"{CHANGED}expected {entry.signature!r}, got {'; '.join(changed)}: {note}\n{reason}"
+            reason = f"{CHANGED}expected {signature!r}, got {'; '.join(changed)}: {note}\n{reason}"
         elif status in EXPECTED_STATUSES and (entry.status is None or entry.status == status):
             status, reason = "xfail", f"expected failure: {note}\n{reason}"
         elif status == "pass":
@@ -279,7 +289,8 @@ def load_file(path: Path) -> list[Entry]:
         line = lines.get(id(item), 0)
         where = f"{path}:{line}: entry {number}" if line else f"{path}: entry {number}"
         if not isinstance(item, dict) or set(item) - set(KEYS):
-            raise ExpectationsError(f"{where}: keys are id|glob|match, reason, link, status, signature, versions, isa")
+            raise ExpectationsError(f"{where}: keys are id|glob|match, reason, link, status, signature, pins, "
+                                    "versions, isa")
         if sum(k in item for k in ("id", "glob", "match")) != 1:
             raise ExpectationsError(f"{where}: give exactly one of id (exact), glob (whole-id pattern) or match "
                                     "(the fields the items share)")
@@ -304,6 +315,7 @@ def load_file(path: Path) -> list[Entry]:
         entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
                       status=item.get("status"), versions=item.get("versions", ""), isa=isa, file=str(path),
                       line=line, match=item.get("match"), signature=item.get("signature", ""),
+                      pins=_pins(item, where),
                       problem="" if "match" in item else never_matches(item.get("id"), item.get("glob")))
         try:
             if "versions" in item:  # every clause now, not at first use; an empty range would match every version
@@ -314,6 +326,23 @@ def load_file(path: Path) -> list[Entry]:
             raise ExpectationsError(f"{where}: {exc}") from None
         entries.append(entry)
     return entries
+
+
+def _pins(item: dict[str, Any], where: str) -> dict[str, str]:
+    """An entry's ``pins:``, checked: a glob or match: entry's, item ids to signatures that pin something."""
+    pins = item.get("pins", {})
+    if "pins" in item and ("id" in item or not isinstance(pins, dict) or not pins):
+        raise ExpectationsError(f"{where}: pins is a glob or match: entry's mapping of item ids to signatures (an "
+                                "id: entry pins its one item by signature:)")
+    for item_id, text in pins.items():
+        problem = never_matches(item_id, None) if isinstance(item_id, str) else "an item id is a string"
+        try:
+            if problem or not isinstance(text, str):
+                raise ValueError(problem or "a pin is a signature (a string)")
+            signatures.check(text)
+        except ValueError as exc:
+            raise ExpectationsError(f"{where}: pins: {str(item_id)!r:.120}: {exc}") from None
+    return dict(pins)
 
 
 def never_matches(entry_id: str | None, glob: str | None) -> str:

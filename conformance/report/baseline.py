@@ -6,11 +6,12 @@ CPU class) is listed as ``other level``, its status never compared (coverage is:
 older run without a level is compared with the one level this run has for it.
 
 A known failure that now fails another way is a *changed failure* (issue 35): the two records' outcomes have the same
-status but their failure signatures differ (another output, a new kind, a value error more than an order of
-magnitude larger: conformance/expectations/signature.py). When the baseline record was acceptable (``xfail``) it
-is a regression: an expectations entry without a signature kept the item ``xfail`` while it broke further, or an
-entry with one turned it into a failure (``xfail -> fail``, compared by outcome). When it was already red, it is
-listed as a change.
+status but their failure signatures differ (another output, a new kind, a new exception type, more elements wrong,
+a NaN where there was none, a worst error more than signature.FACTOR times larger: conformance/expectations/
+signature.py; each record is compared with its own, never with a group's). When the baseline record was
+acceptable (``xfail``) it is a regression: an expectations entry without a signature kept the item ``xfail``
+while it broke further, or an entry with one turned it into a failure (``xfail -> fail``, compared by outcome).
+When it was already red, it is listed as a change.
 
 Only a move from an acceptable status to a failing one (or a changed failure) is a regression; it is what the CI
 gate fails on. A known failure that changes flavour (fail -> crash) is a change, not a regression, so a baseline
