@@ -1,0 +1,15 @@
+"""OpenVINO NV12toBGR-8: a NV12 image (one plane, or Y and UV planes; NHWC) to Blue, Green, Red (NHWC, C = 3), by
+the page's YUV -> RGB formulas clipped to [0, 255] (reference/_color.py); "uint8 or any supported floating-point
+type", every plane of one type.
+"""
+
+from __future__ import annotations
+
+from ._color import COLOR_TYPES, yuv_to_rgb
+from .schema import Axes, Port, Schema
+
+SCHEMA = Schema("openvino", "NV12toBGR", (8,), inputs=(Port("y"), Port("uv", optional=True)), outputs=(Port("rgb"),),
+                types=((0, COLOR_TYPES),), axes=Axes(ranks=(4,)))
+VERSIONS = SCHEMA.versions
+
+output_shapes, evaluate, magnitude, window_elements = yuv_to_rgb(SCHEMA, "nv12", bgr=True)
