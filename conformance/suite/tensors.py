@@ -35,7 +35,9 @@ def materialize(spec: TensorSpec, dtype: str, draws: Draws | None = None) -> np.
     if shape is None:
         raise TensorError(f"tensor {spec.name!r} has neither data nor shape")
     if spec.random is not None:
-        return (_draw(spec.random, shape) if draws is None else draws.get(spec.random, shape)).astype(target)
+        drawn = _draw(spec.random, shape) if draws is None else draws.get(spec.random, shape)
+        # a boolean draw is the draw's sign (a cast would make nearly every element true): even odds of each
+        return np.asarray(drawn > 0) if target.kind == "b" else drawn.astype(target)
     if spec.arange is not None:
         start = float(spec.arange.get("start", 0))
         step = float(spec.arange.get("step", 1))

@@ -55,3 +55,13 @@ def test_uniform_and_arange():
     assert values.min() >= 2 and values.max() <= 3
     ramp = materialize(TensorSpec(name="x", shape=(2, 2), dtype=None, arange={"start": 1, "step": 2}), "float32")
     np.testing.assert_array_equal(ramp, [[1, 3], [5, 7]])
+
+
+def test_a_boolean_draw_is_the_sign_of_the_float64_draw():
+    # a cast would make nearly every element true (a float draw is almost never 0)
+    flags = materialize(SPEC, "bool")
+    assert flags.dtype == np.bool_
+    np.testing.assert_array_equal(flags, materialize(SPEC, "float64") > 0)
+    assert 0 < flags.sum() < flags.size
+    scalar = materialize(TensorSpec(name="x", shape=(), dtype=None, random={"seed": 7}), "bool")
+    assert isinstance(scalar, np.ndarray) and scalar.shape == ()

@@ -21,10 +21,11 @@ FLOAT_TYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64"
 INDEX_TYPES = {"int32": "i32", "int64": "i64"}
 #: Every harness dtype name -> OpenVINO element type name (inputs, constants and outputs alike).
 ELEMENT_TYPES = {**FLOAT_TYPES, **INDEX_TYPES, "int8": "i8", "uint8": "u8", "int16": "i16", "uint16": "u16",
-                 "uint32": "u32", "uint64": "u64"}
+                 "uint32": "u32", "uint64": "u64", "bool": "boolean"}
 #: IR v11 ``precision`` of a port, per element type.
 PRECISIONS = {"f32": "FP32", "f16": "FP16", "bf16": "BF16", "f64": "FP64", "i32": "I32", "i64": "I64", "i8": "I8",
-              "u8": "U8", "i16": "I16", "u16": "U16", "u32": "U32", "u64": "U64"}
+              "u8": "U8", "i16": "I16", "u16": "U16", "u32": "U32", "u64": "U64",
+              "boolean": "BOOL"}
 
 #: (opset module, the op's input nodes in port order [Parameters and Constants by role], case) -> the op's node.
 BuildFn = Callable[[Any, list[Any], "CaseInstance"], Any]

@@ -1,0 +1,100 @@
+"""OpenVINO builders of the element-wise ops of issue 49's second element-wise batch: comparisons, logical and
+bitwise ops, Select, Divide/FloorMod/Mod/Power/Round, the activations of several inputs, Convert and ConvertLike.
+
+Every tensor input is a Parameter but where the generic assembly would type it wrongly: Select's boolean
+``cond`` is a Constant (a Parameter at port 0 takes the instance's type), as are ConvertLike's ``like`` (only its
+type matters) and the scalar parameters of Selu, HardSigmoid and Swish (OpenVINO's shape inference reads nothing
+from them, but a Constant keeps them the values the case gives). What the opset API cannot express is
+``Unsupported`` with the reason; the IR path writes the layer anyway and its reader decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families.elementwise import _schema_dtypes, binary
+from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder
+from conformance.model import CaseInstance
+
+_NOTE = "takes the types its schema's constraint names"
+Build = Callable[[Any, list[Any], CaseInstance, dict[str, Any]], Any]
+
+
+def _attributes(case: CaseInstance) -> dict[str, Any]:
+    """The case's attributes with the version's defaults; Unsupported for one the version does not define or a
+    missing required one (the opset API has no way to pass either)."""
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    missing = [a for a in schema.required_names(case.version) if a not in case.attributes]
+    if unknown or missing:
+        raise Unsupported(f"the opset API cannot build {case.op}-{case.version} with attribute(s) {unknown} it "
+                          f"does not define or without required {missing}")
+    return {a.name: case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)}
+
+
+def node(op: str, opsets: dict[int, str], build: Build, roles: tuple[str, ...] | None = None) -> OpsetBuilder:
+    """The builder of ``op``: ``build(opset, inputs, case, attributes)``, inputs in port order by ``roles``."""
+
+    def built(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+        return build(opset, inputs, case, _attributes(case))
+
+    return OpsetBuilder(opsets=opsets, build=built, roles=roles, dtypes_at=_schema_dtypes(op), dtype_note=_NOTE)
+
+
+def _unary(factory: str) -> Build:
+    return lambda opset, inputs, case, attributes: getattr(opset, factory)(inputs[0])
+
+
+def _is_inf(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
+    return opset.is_inf(inputs[0], {k: bool(v) for k, v in attributes.items()})
+
+
+def _select(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
+    return opset.select(inputs[0], inputs[1], inputs[2], auto_broadcast=str(attributes["auto_broadcast"]))
+
+
+def _logical_xor(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
+    built = opset.logical_xor(inputs[0], inputs[1], auto_broadcast=str(attributes["auto_broadcast"]).upper())
+    if built.get_type_info().version_id != "opset1":  # every opsetN module builds the node that says opset2
+        raise Unsupported("the opset API builds LogicalXor as an opset2 node at every opset (opset1.rst lists "
+                          "LogicalXor-1); the IR column reads an opset1 layer")
+    return built
+
+
+def _divide(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
+    if attributes["m_pythondiv"] is not True:  # the factory has no m_pythondiv: it builds the default, true
+        raise Unsupported("the opset API's divide has no m_pythondiv parameter (it builds m_pythondiv=true)")
+    return opset.divide(inputs[0], inputs[1], auto_broadcast=str(attributes["auto_broadcast"]).upper())
+
+
+def _round(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
+    return opset.round(inputs[0], str(attributes["mode"]))
+
+
+def _with_inputs(factory: str) -> Build:
+    return lambda opset, inputs, case, attributes: getattr(opset, factory)(*inputs)
+
+
+def _convert(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
+    return opset.convert(inputs[0], str(attributes["destination_type"]))
+
+
+V1, V4, V5, V10 = {1: "openvino.opset1"}, {4: "openvino.opset4"}, {5: "openvino.opset5"}, {10: "openvino.opset10"}
+P2, P3, C2 = (PARAMETER, PARAMETER), (PARAMETER, PARAMETER, PARAMETER), (PARAMETER, CONSTANT)
+
+#: openvino-domain op -> its builder (builders.BUILDERS takes them all)
+BUILDERS: dict[str, OpsetBuilder] = {
+    # comparisons, logical ops of two tensors: a boolean out, auto_broadcast
+    **{op: binary(op, factory, V1) for op, factory in (
+        ("Equal", "equal"), ("NotEqual", "not_equal"), ("Greater", "greater"), ("GreaterEqual", "greater_equal"),
+        ("Less", "less"), ("LessEqual", "less_equal"), ("LogicalAnd", "logical_and"), ("LogicalOr", "logical_or"))},
+    "LogicalXor": node("LogicalXor", V1, _logical_xor, roles=P2),
+    "LogicalNot": node("LogicalNot", V1, _unary("logical_not")),
+    "IsFinite": node("IsFinite", V10, _unary("is_finite")),
+    "IsNaN": node("IsNaN", V10, _unary("is_nan")),
+    "IsInf": node("IsInf", V10, _is_inf),
+    "Select": node("Select", V1, _select, roles=(CONSTANT, PARAMETER, PARAMETER)),
+}
