@@ -1,0 +1,14 @@
+"""OpenVINO ReduceLogicalAnd-1 (reduction/reduce-logical-and-1.rst): logical and of the reduced elements (T_BOOL:
+boolean); the empty and True. The axes, keep_dims and the shape rules are the Reduce* pages' own
+(reference/_reduction.py).
+"""
+
+from __future__ import annotations
+
+from ._reduction import reduction, reduction_schema
+
+SCHEMA = reduction_schema("ReduceLogicalAnd", 1, types=("bool",))
+VERSIONS = SCHEMA.versions
+
+_members = reduction(SCHEMA, "and")
+output_shapes, evaluate = _members[0], _members[1]
