@@ -1,5 +1,9 @@
-"""``conformance ci baseline|stale|summary``: the steps of the reusable GitHub action (.github/actions/conformance)
-that are more than a command line, so that they are tested here and a vendor's repository needs no script of ours.
+"""``conformance ci init|baseline|stale|summary``: the workflow a vendor commits, and its steps that are more than a
+command line, so that they are tested here and a vendor's repository needs no script or action of ours.
+
+- ``init --backend NAME [--plugin-package PKG] [--shards N] [--expectations FILE] [--extra EXTRA] [--output F]``:
+  write the GitHub Actions workflow (default ``.github/workflows/conformance.yml``; ``-``: stdout): N shard jobs
+  and the merge-and-gate job, ``pip install`` and ``conformance`` only (conformance/ci/workflow.py).
 
 - ``baseline --artifact NAME --dest DIR``: fetch ``results.jsonl`` of NAME from the previous successful run of this
   workflow on this branch (GitHub's REST API, the job's ``GITHUB_TOKEN``; no ``gh``). Prints the file's path on
@@ -93,6 +97,45 @@ def _run_args(text: str) -> argparse.Namespace:
         raise UsageError(f"--run-args={text!r}: conformance run: {exc}") from None
 
 
+def init_main(argv: list[str]) -> int:
+    from conformance.ci.workflow import Choices, render
+
+    parser = argparse.ArgumentParser(prog="conformance ci init", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", required=True, help="the backend under test, as registered (e.g. acme)")
+    parser.add_argument("--plugin-package", default="", help="pip requirement or path of your plugin package")
+    parser.add_argument("--shards", type=int, default=2, help="shard jobs (default 2)")
+    parser.add_argument("--expectations", default="", help="your expectations file, relative to the repository")
+    parser.add_argument("--extra", default="", help="the harness's extra your backend needs (e.g. onnxruntime)")
+    parser.add_argument("--harness", default="", help="pip requirement of the harness (default: op-conformance "
+                        "pinned to this installed version, whose corpus your expectations were written against)")
+    parser.add_argument("--run-args", default="", help="more `conformance run` arguments, split like a shell")
+    parser.add_argument("--python", default="3.11", help="the jobs' Python version")
+    parser.add_argument("--output", default=".github/workflows/conformance.yml", help="the file to write; - stdout")
+    parser.add_argument("--force", action="store_true", help="replace an existing file")
+    args = parser.parse_args(argv)
+    choices = Choices(backend=args.backend, plugin_package=args.plugin_package, shards=args.shards,
+                      expectations=args.expectations, extra=args.extra, harness=args.harness,
+                      run_args=args.run_args, python=args.python)
+    if problems := choices.problems():
+        for problem in problems:
+            print(f"conformance ci init: {problem}", file=sys.stderr)
+        return 2
+    text = render(choices, args.output)
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    out = Path(args.output)
+    if out.exists() and not args.force and out.read_text(encoding="utf-8", errors="replace") != text:
+        print(f"conformance ci init: {out} exists (--force replaces it)", file=sys.stderr)
+        return 2
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    print(f"conformance ci init: wrote {out}: {choices.shards} shard job(s) and the gate job for {choices.backend}",
+          file=sys.stderr)
+    return 0
+
+
 def summary_main(argv: list[str]) -> int:
     from conformance.ci.summary import escape, render
 
@@ -115,7 +158,7 @@ def summary_main(argv: list[str]) -> int:
     return 0
 
 
-COMMANDS = {"baseline": baseline_main, "stale": stale_main, "summary": summary_main}
+COMMANDS = {"init": init_main, "baseline": baseline_main, "stale": stale_main, "summary": summary_main}
 
 
 def main(argv: list[str]) -> int:

@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "repro": ("conformance.cli.repro:main", "write a standalone reproduction of one result"),
     "expectations": ("conformance.cli.expectations:main", "update an expectations file from a run's results"),
     "fuzz": ("conformance.fuzz.cli:main", "differential fuzzing against the reference"),
-    "ci": ("conformance.ci.cli:main", "CI steps: baseline of the previous run, stale entries over shards, job summary"),
+    "ci": ("conformance.ci.cli:main", "CI: init writes the workflow; baseline, stale entries over shards, summary"),
     "verify": ("conformance.cli.verify:main", "rerun items alone, reversed, shuffled: report any whose result changes"),
 }
 

@@ -20,6 +20,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", type=Path, default=Path("reports"), help="output folder")
     parser.add_argument("--baseline", type=Path, action="append", help="result file(s) of the previous run")
     parser.add_argument("--title", default="", help="report title")
+    parser.add_argument("--backend", action="append", default=[],
+                        help="the backend under test: red when it ran none of its items in any one result file "
+                        "(a shard: the reference column is a means, never the only column)")
     parser.add_argument("--allow-failures", action="store_true",
                         help="exit 0 despite failing records: only regressions against --baseline fail")
     group = parser.add_argument_group("judging again (another machine's results, today's expectations: docs/isa.md)")
@@ -54,13 +57,22 @@ def main(argv: list[str]) -> int:
         # line; -o a file, a symlink
         print(f"conformance report: {exc}", file=sys.stderr)
         return 2
+    summary.columns_named = summary.columns_named or bool(args.backend)
+    try:
+        idle = idle_shards(args.results, args.backend)
+    except (ValueError, OSError) as exc:
+        print(f"conformance report: {exc}", file=sys.stderr)
+        return 2
     print(format_terminal_matrix(summary.records))
     print()
     print(summary.text())
+    for line in idle:
+        print(line)
     if not summary.total:  # nothing ran, or everything was lost: never a green report
         print(f"conformance report: no result records in {', '.join(map(str, args.results))}", file=sys.stderr)
         return max(summary.exit_code, 2)
     code = summary.regression_code if args.allow_failures else summary.exit_code
+    code = code or (1 if idle else 0)
     if code and summary.incomplete:
         print("conformance report: exit 1: INCOMPLETE RUN: the results lack what the run did not finish",
               file=sys.stderr)
@@ -68,6 +80,29 @@ def main(argv: list[str]) -> int:
         print(f"conformance report: exit 1: {summary.failing} failing record(s) (--allow-failures: only "
               "regressions against a baseline fail)", file=sys.stderr)
     return code
+
+
+def idle_shards(results: list[Path], backends: list[str]) -> list[str]:
+    """A line for each result file (a shard) in which a backend under test ran none of its items: no record of
+    it, or every one ``unsupported``. The merged report cannot tell: the other shards' records fill its column."""
+    from conformance.records import base_backend, read_records
+    from conformance.terminal import printable
+
+    lines = []
+    for path in results if backends else []:
+        meta: list[dict] = []
+        seen: dict[str, list[int]] = {b: [0, 0] for b in backends}
+        for record in read_records(path, meta):
+            if (counts := seen.get(base_backend(record.backend))) is not None:
+                counts[0] += 1
+                counts[1] += record.status != "unsupported"
+        shard = next((m[k] for m in meta for k in ("shard", "shards") if isinstance(m.get(k), str)), "")
+        where = f"{path} (shard {shard})" if shard else str(path)
+        lines += [f"SHARD RAN NOTHING: {printable(where)}: {printable(b)} "
+                  + (f"ran none of its {n} item(s) (all unsupported)" if n else "has no record")
+                  + ": a run in which the backend under test runs no item is no pass"
+                  for b, (n, ran) in seen.items() if not ran]
+    return lines
 
 
 def _rejudger(args: argparse.Namespace):  # noqa: ANN202 - a build_reports transform

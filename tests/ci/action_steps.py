@@ -21,6 +21,8 @@ def evaluate(value: str, context: dict[str, str]) -> str:
     """GitHub's ${{ }} for the forms the action uses; anything else fails the test (a new form needs a look)."""
     def one(match: re.Match) -> str:
         expr = match.group(1).strip()
+        if expr.startswith("steps.") and expr not in context:
+            return ""  # a step that did not run (or set no such output): GitHub's empty string
         assert expr in context, f"expression not emulated: {expr}"
         return context[expr]
     return re.sub(r"\$\{\{(.*?)\}\}", one, str(value))
@@ -34,6 +36,40 @@ def condition(expr: str, context: dict[str, str]) -> bool:
     match = re.fullmatch(r"([\w.-]+) == '([^']*)'", expr)
     assert match, f"condition not emulated: {expr}"
     return context[match.group(1)] == match.group(2)
+
+
+def run_steps(steps: list[dict], context: dict[str, str], env: dict[str, str], workspace: Path, temp: Path,
+              uses: dict[str, Callable[[dict, dict[str, str]], None]], log: list[str]) -> int:
+    """Each step as GitHub runs it: ``run:`` with bash --noprofile --norc -eo pipefail (a composite action's
+    ``shell: bash``, a workflow's ``defaults: run: shell: bash``), ``uses:`` through its handler or skipped. After a
+    failing step only ``if: always()`` steps run, and the job's exit code is the first failure's."""
+    failed = 0
+    for index, step in enumerate(steps):
+        if "if" in step and not condition(step["if"], context):
+            continue
+        if failed and step.get("if", "").strip() != "always()":
+            continue
+        if "uses" in step:
+            with_ = {k: evaluate(v, context) for k, v in (step.get("with") or {}).items()}
+            handler = uses.get(step["uses"].split("@")[0])
+            if handler:
+                handler(with_, context)
+            continue
+        output = temp / f"github-output-{index}"
+        output.write_text("")
+        step_env = {**env, "GITHUB_OUTPUT": str(output)}
+        step_env.update({k: evaluate(v, context) for k, v in (step.get("env") or {}).items()})
+        script = temp / f"step-{index}.sh"
+        script.write_text(evaluate(step["run"], context))
+        done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+                              cwd=workspace, env=step_env, capture_output=True, text=True, timeout=900)
+        log.append(f"## {evaluate(step.get('name', ''), context)} (exit {done.returncode})\n{done.stdout}\n"
+                   f"{done.stderr}")
+        for line in output.read_text().splitlines():
+            key, _, value = line.partition("=")
+            context[f"steps.{step.get('id')}.outputs.{key}"] = value
+        failed = failed or done.returncode
+    return failed
 
 
 @dataclass
@@ -59,30 +95,7 @@ class Job:
         summary = self.workspace / "step-summary.md"
         summary.touch()
         env = {**self.env, "RUNNER_TEMP": str(temp), "RUNNER_OS": "Linux", "GITHUB_STEP_SUMMARY": str(summary)}
-        for index, step in enumerate(action["runs"]["steps"]):
-            if "if" in step and not condition(step["if"], self.context):
-                continue
-            if "uses" in step:
-                with_ = {k: evaluate(v, self.context) for k, v in (step.get("with") or {}).items()}
-                handler = self.uses.get(step["uses"].split("@")[0])
-                if handler:
-                    handler(with_, self.context)
-                continue
-            output = temp / f"github-output-{index}"
-            output.write_text("")
-            step_env = {**env, "GITHUB_OUTPUT": str(output)}
-            step_env.update({k: evaluate(v, self.context) for k, v in (step.get("env") or {}).items()})
-            script = temp / f"step-{index}.sh"
-            script.write_text(evaluate(step["run"], self.context))
-            done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-                                  cwd=self.workspace, env=step_env, capture_output=True, text=True, timeout=900)
-            self.log.append(f"## {step.get('name')} (exit {done.returncode})\n{done.stdout}\n{done.stderr}")
-            for line in output.read_text().splitlines():
-                key, _, value = line.partition("=")
-                self.context[f"steps.{step.get('id')}.outputs.{key}"] = value
-            if done.returncode != 0:
-                return done.returncode
-        return 0
+        return run_steps(action["runs"]["steps"], self.context, env, self.workspace, temp, self.uses, self.log)
 
     def text(self) -> str:
         return "\n".join(self.log)
@@ -93,3 +106,28 @@ class Job:
     @property
     def summary(self) -> str:
         return (self.workspace / "step-summary.md").read_text()
+
+
+@dataclass
+class WorkflowJob(Job):
+    """One job of a workflow file (``conformance ci init``'s), for one value of its matrix: ``inputs`` holds the
+    matrix values (``matrix.shard``); the job's ``if:`` and ``needs:`` are the test's to honour."""
+
+    workflow: Path = Path()
+    name: str = ""
+    token: str = ""
+
+    def run(self) -> int:
+        spec = yaml.safe_load(self.workflow.read_text())
+        job = spec["jobs"][self.name]
+        assert (spec.get("defaults") or {}).get("run", {}).get("shell") == "bash", "steps run with bash -eo pipefail"
+        temp = self.workspace / "runner-temp"
+        temp.mkdir(parents=True, exist_ok=True)
+        self.context = {f"matrix.{k}": v for k, v in self.inputs.items()}
+        self.context.update({"github.token": self.token, "runner.temp": str(temp), "runner.os": "Linux"})
+        summary = self.workspace / "step-summary.md"
+        summary.touch()
+        env = {**self.env, "RUNNER_TEMP": str(temp), "RUNNER_OS": "Linux", "GITHUB_STEP_SUMMARY": str(summary)}
+        env.update({k: evaluate(v, self.context) for k, v in (spec.get("env") or {}).items()})
+        env.update({k: evaluate(v, self.context) for k, v in (job.get("env") or {}).items()})
+        return run_steps(job["steps"], self.context, env, self.workspace, temp, self.uses, self.log)

@@ -91,7 +91,7 @@ def run1_shards(world) -> list[tuple[Job, Path]]:
     """Run 1's two shards, run and uploaded once for the tests that need them (each test can run alone)."""
     ran = []
     for shard in ("1/2", "2/2"):
-        done = job(world, 1, f"shard{shard[0]}", shard=shard)
+        done = job(world, 1, f"shard{shard[0]}", shard=shard, extras="onnxruntime")
         assert done.run() == 0, done.text()[-5000:]
         ran.append((done, upload(world, 1, done)))
     return ran
@@ -109,7 +109,8 @@ def test_shards_and_merge_first_run_then_gated_against_it(world, run1_shards):
     assert [s.name for s in shards] == ["conformance-onnxruntime-shard-1-2", "conformance-onnxruntime-shard-2-2"]
     pip = (tmp / "pip.log").read_text().splitlines()
     root = str(Path(__file__).resolve().parents[2])
-    assert pip[0] == f"-m pip install {root}[all]"  # the harness at the action's own version
+    # the harness at the action's own version, with the vendor's extra only (never all of the bundled runtimes)
+    assert pip[0] == f"-m pip install {root}[onnxruntime]"
 
     merge = job(world, 1, "merge", mode="merge")
     assert merge.run() == 0, merge.text()[-5000:]
@@ -174,6 +175,15 @@ def test_a_baseline_that_exists_but_cannot_be_found_fails_loudly_without_gh(worl
 def test_a_wrong_mode_is_refused(world):
     done = job(world, 6, "mode", mode="merged")
     assert done.run() == 1 and "mode 'merged': expected run or merge" in done.text()
+
+
+def test_the_action_installs_no_extra_unless_asked(world):
+    """Issue 48: the action installed the harness with every bundled runtime (extras: all) by default."""
+    tmp, _, _ = world
+    done, _ = spied(world, 9, "no-extras")
+    assert done.run() == 0, done.text()[-3000:]
+    root = str(Path(__file__).resolve().parents[2])
+    assert (tmp / "pip.log").read_text().splitlines()[-1] == f"-m pip install {root}"
 
 
 def spied(world, run_id: int, name: str, **inputs: str) -> tuple[Job, Path]:
