@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import re
 import subprocess
 import sys
 import textwrap
@@ -17,7 +18,7 @@ import pytest
 
 from conformance.cli import coverage as coverage_cli
 from conformance.runner import run_reference
-from conformance.suite import coverage, onnx_node_tests
+from conformance.suite import coverage, guards, onnx_node_tests
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import CaseFileError, load_file, load_text
 from conformance.suite.sources import imported_cases
@@ -41,6 +42,8 @@ EXPECTED_ERRATA = {
         (1, "spec_example_3"), (1, "spec_example_4"), (8, "spec_example_3"), (8, "spec_example_4"),
         (14, "shape_rules_example_3"), (14, "shape_rules_example_4"))},
     "openvino/AdaptiveMaxPool-8/spec_example[float32]": "output_type",
+    # GatherND-8's Example 7 prints its data and output rows without commas ("[ 1  2  3  4]")
+    "openvino/GatherND-8/nd8_example_7[float32]": "missing ','",
     # onnx prints these expected values with four decimals: 0.1511 where the inputs give 0.15105554
     # (docs/spec-notes.md); reported as an erratum of the node test, not absorbed by a looser tolerance
     "ai.onnx/AveragePool-22/test_averagepool_2d_ceil_last_window_starts_on_pad[float32]":
@@ -360,6 +363,13 @@ def test_a_synthetic_corpus_with_a_gap_is_reported(tmp_path, capsys):
     assert "MISSING: NCX" in capsys.readouterr().out
 
 
+def _largest_port(block: str) -> int:
+    """The most elements any input port of an example's <layer> declares (its <input> ports' <dim>s)."""
+    inputs = block.split("</layer>")[0].split("<output>")[0]
+    ports = re.findall(r"<port[^>/]*>(.*?)</port>", inputs, flags=re.S)
+    return max((int(np.prod([int(d) for d in re.findall(r"<dim>\s*(\d+)\s*</dim>", p)])) for p in ports), default=0)
+
+
 def test_every_layer_example_of_a_modelled_openvino_page_is_a_case():
     """Each registered OpenVINO op-version's page: every code block holding a <layer> is a spec-example case (the
     pooling pages are the older copies read above; the opset copy's index names every other page)."""
@@ -385,6 +395,9 @@ def test_every_layer_example_of_a_modelled_openvino_page_is_a_case():
             page = pages[(entry.op, version)]
             # any block language and spacing: NotEqual's examples are "code-block:: cpp", Selu's "code-block::  xml"
             blocks = [b for b in re.split(r"code-block::\s+\w+", page)[1:] if "<layer" in b.split("\n\n\n")[0]]
+            # an example whose input holds more elements than a case tensor may (the loader's per-tensor limit)
+            # cannot be a case: docs/spec-notes.md lists each with its op
+            blocks = [b for b in blocks if _largest_port(b) <= guards.MAX_TENSOR_ELEMENTS]
             assert examples.get((entry.op, version), 0) == len(blocks), (entry.op, version)
             checked += 1
     assert checked >= 30

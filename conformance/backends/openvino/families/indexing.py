@@ -1,0 +1,58 @@
+"""OpenVINO builders of the indexing family: Gather*, Slice, StridedSlice, Scatter*, TopK, OneHot, Range, Eye,
+CumSum, NonZero. Data inputs are Parameters; an input whose value fixes the output's shape (an axis, a slice's
+bounds, k, depth) is a Constant, so OpenVINO infers a static shape; index inputs that only pick values
+(Gather's indices, a scatter's indices and updates) are Parameters, so the runtime sees them as data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families.elementwise import _schema_dtypes
+from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder
+from conformance.model import CaseInstance
+
+P, C = PARAMETER, CONSTANT
+
+
+def _attributes(case: CaseInstance) -> dict[str, Any]:
+    """The case's attributes with the version's defaults; ``Unsupported`` for one the version does not define or
+    a missing required one (only the IR path can put those in front of OpenVINO)."""
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    missing = [a for a in schema.required_names(case.version) if a not in case.attributes]
+    if unknown or missing:
+        raise Unsupported(f"the opset API cannot build {case.op}-{case.version} with attribute(s) {unknown} "
+                          f"it does not define or without required {missing}")
+    return {a.name: case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)}
+
+
+def _builder(op: str, opsets: dict[int, str], roles: tuple[str, ...],
+             build: Callable[[Any, list[Any], dict[str, Any], CaseInstance], Any]) -> OpsetBuilder:
+    def run(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+        if len(inputs) != len(roles):
+            raise Unsupported(f"{case.op}-{case.version} is built with {len(roles)} inputs, got {len(inputs)}")
+        return build(opset, inputs, _attributes(case), case)
+
+    return OpsetBuilder(opsets=opsets, build=run, roles=roles, dtypes_at=_schema_dtypes(op),
+                        dtype_note="takes the types its schema's constraint names")
+
+
+def _gather(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    if case.version == 1:
+        return opset.gather(x[0], x[1], x[2])
+    return opset.gather(x[0], x[1], x[2], int(a["batch_dims"]))
+
+
+#: openvino-domain op -> its builder (builders.BUILDERS takes them all)
+BUILDERS: dict[str, OpsetBuilder] = {
+    "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
+                       _gather),
+    "GatherElements": _builder("GatherElements", {6: "openvino.opset6"}, (P, P),
+                               lambda o, x, a, c: o.gather_elements(x[0], x[1], int(a["axis"]))),
+    "GatherND": _builder("GatherND", {8: "openvino.opset8"}, (P, P),
+                         lambda o, x, a, c: o.gather_nd(x[0], x[1], int(a["batch_dims"]))),
+}

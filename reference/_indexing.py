@@ -1,0 +1,65 @@
+"""Shared pieces of OpenVINO's indexing family (Gather*, Scatter*, Slice, TopK, OneHot, ...): the type lists
+their constraints name, integer inputs read as Python ints, axis normalization and index validity.
+
+None of these ops computes anything but copies and integer arithmetic: values are moved, never rounded, so every
+reference here is exact. Where an index lies outside the range a text states without saying what happens then,
+the elements it reaches are unspecified (masked), never guessed (docs/spec-notes.md, "OpenVINO indexing").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._errors import SpecViolation
+from .schema import OV_FLOATS, OV_INTEGERS
+
+#: "any supported type" / "any numeric type": the harness's floats and integers
+ANY_TYPE = (*OV_FLOATS, *OV_INTEGERS)
+#: "any supported integer type" of an index or axis input
+INDEX_TYPES = ("int32", "int64")
+INTEGER_TYPES = OV_INTEGERS
+
+
+def integer_input(x: Any, label: str, what: str, allowed: tuple[str, ...] = OV_INTEGERS) -> np.ndarray:
+    """An index/axis input as int64 (after checking it is of an allowed integer type)."""
+    array = np.asarray(x)
+    if array.dtype.name not in allowed:
+        raise SpecViolation(f"{label}: {what} must be of an integer type {list(allowed)}, got {array.dtype}")
+    return array.astype(np.int64)
+
+
+def scalar_input(x: Any, label: str, what: str, allowed: tuple[str, ...] = OV_INTEGERS) -> int:
+    """A "scalar or 1D tensor with one element" input as one int."""
+    array = integer_input(x, label, what, allowed)
+    if array.size != 1 or array.ndim > 1:
+        raise SpecViolation(f"{label}: {what} is a scalar (or a 1-D tensor of one element), got shape "
+                            f"{list(array.shape)}")
+    return int(array.reshape(-1)[0])
+
+
+def normalized_axis(axis: int, rank: int, label: str, what: str = "axis") -> int:
+    """``axis`` in ``[-rank, rank - 1]`` made non-negative; ``SpecViolation`` outside."""
+    if not -rank <= axis <= rank - 1:
+        raise SpecViolation(f"{label}: {what} {axis} is outside [{-rank}, {rank - 1}]")
+    return axis + rank if axis < 0 else axis
+
+
+def value_of(input_values: dict[int, np.ndarray] | None, port: int, label: str, what: str) -> np.ndarray:
+    """The value of a shape-determining integer input (shape inference needs it)."""
+    if input_values is None or port not in input_values:
+        raise SpecViolation(f"{label}: the output shape depends on the value of {what} (input {port + 1})")
+    return np.asarray(input_values[port])
+
+
+def data_input(x: Any, label: str, allowed: tuple[str, ...] = ANY_TYPE) -> np.ndarray:
+    array = np.asarray(x)
+    if array.dtype.name not in allowed:
+        raise SpecViolation(f"{label}: data of type {array.dtype} is outside the type constraint {list(allowed)}")
+    return array
+
+
+def inputs_count(inputs: list[Any], counts: tuple[int, ...], label: str) -> None:
+    if len(inputs) not in counts:
+        raise SpecViolation(f"{label} takes {' or '.join(map(str, counts))} inputs, got {len(inputs)}")

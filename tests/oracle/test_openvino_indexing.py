@@ -1,0 +1,158 @@
+"""OpenVINO indexing family (reference/openvino_gather*.py, ...) against loops written from each page's formula,
+the worked examples the pages print, and a planted off-by-one the loops catch."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import conformance_reference as reference
+from conformance_reference._errors import SpecViolation
+
+
+def _run(op: str, version: int, inputs: list, attributes: dict | None = None):
+    return reference.evaluate("openvino", op, version, [np.asarray(x) for x in inputs], attributes or {})
+
+
+def _naive_gather(data: np.ndarray, indices: np.ndarray, axis: int, b: int, negative: bool) -> tuple:
+    """gather-8.rst's formula, element by element: output[p_0..p_{axis-1}, i_b..i_{M-1}, p_{axis+1}..] =
+    data[p_0..p_{axis-1}, indices[p_0..p_{b-1}, i_b..i_{M-1}], p_{axis+1}..]; zeros (8) or None (1, 7) off range."""
+    axis = axis + data.ndim if axis < 0 else axis
+    b = b + indices.ndim if b < 0 else b
+    shape = data.shape[:axis] + indices.shape[b:] + data.shape[axis + 1:]
+    out, undefined = np.zeros(shape, data.dtype), np.zeros(shape, bool)
+    m = indices.ndim - b
+    for pos in itertools.product(*map(range, shape)):
+        p_lead, i_mid, p_rest = pos[:axis], pos[axis:axis + m], pos[axis + m:]
+        index = int(indices[p_lead[:b] + i_mid])
+        size = data.shape[axis]
+        if negative and -size <= index < 0:
+            index += size
+        if 0 <= index < size:
+            out[pos] = data[p_lead + (index,) + p_rest]
+        else:
+            undefined[pos] = not negative
+    return out, undefined
+
+
+GATHERS = [((5,), (3,), 0, 0), ((2, 5), (2, 3), 1, 1), ((2, 2, 5), (2, 2, 3), 2, 2), ((2, 1, 5, 4), (2, 3), 2, 1),
+           ((2, 5), (2, 3), 1, -1), ((3, 4, 2), (2, 3), 1, 0), ((3, 4), (), 0, 0), ((3, 2, 5), (3, 4, 2), -1, -2)]
+
+
+@pytest.mark.parametrize(("version", "negative"), [(1, False), (7, False), (8, True)])
+@pytest.mark.parametrize(("data_shape", "index_shape", "axis", "b"), GATHERS)
+def test_gather_matches_the_formula(version, negative, data_shape, index_shape, axis, b) -> None:
+    if version == 1 and b != 0:
+        pytest.skip("Gather-1 has no batch_dims")
+    rng = np.random.default_rng(abs(axis) * 10 + len(data_shape))
+    data = rng.standard_normal(data_shape).astype(np.float32)
+    size = data_shape[axis]
+    indices = rng.integers(-size - 2, size + 2, index_shape).astype(np.int64)
+    found = _run("Gather", version, [data, indices, np.array(axis)], {} if version == 1 else {"batch_dims": b})
+    want, undefined = _naive_gather(data, indices, axis, b, negative)
+    mask = found.unspecified[0] if found.unspecified[0] is not None else np.zeros(want.shape, bool)
+    assert found.outputs[0].shape == want.shape
+    assert (mask == undefined).all()
+    assert (found.outputs[0][~mask] == want[~mask]).all()
+
+
+@pytest.mark.parametrize("version", [7, 8])
+def test_gather_page_examples(version) -> None:
+    g = lambda d, i, a, b: _run("Gather", version, [np.array(d), np.array(i), np.array(a)], {"batch_dims": b})  # noqa: E731
+    assert g([1, 2, 3, 4, 5], [0, 0, 4], 0, 0).outputs[0].tolist() == [1, 1, 5]
+    two = [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
+    assert g(two, [[0, 0, 4], [4, 0, 0]], 1, 1).outputs[0].tolist() == [[1, 1, 5], [10, 6, 6]]
+    assert g(two, [[0, 0, 4], [4, 0, 0]], 1, -1).outputs[0].tolist() == [[1, 1, 5], [10, 6, 6]]
+    three = np.arange(1, 21).reshape(2, 2, 5)
+    assert g(three, [[[0, 0, 4], [4, 0, 0]], [[1, 2, 4], [4, 3, 2]]], 2, 2).outputs[0].tolist() == \
+        [[[1, 1, 5], [10, 6, 6]], [[12, 13, 15], [20, 19, 18]]]
+    four = np.arange(1, 41).reshape(2, 1, 5, 4)
+    assert g(four, [[1, 2, 4], [4, 3, 2]], 2, 1).outputs[0][1, 0].tolist() == [[37, 38, 39, 40], [33, 34, 35, 36],
+                                                                                 [29, 30, 31, 32]]
+    if version == 8:
+        assert g([1, 2, 3, 4, 5], [0, -2, -1], 0, 0).outputs[0].tolist() == [1, 4, 5]
+        assert g([1, 2, 3, 4, 5], [3, 10, -20], 0, 0).outputs[0].tolist() == [4, 0, 0]
+
+
+def test_gather_planted_off_by_one_is_caught() -> None:
+    data, indices = np.arange(10.0).reshape(2, 5), np.array([[0, 4], [3, 1]])
+    want, _ = _naive_gather(data, indices, 1, 1, True)
+    planted = np.take_along_axis(data, np.clip(indices + 1, 0, 4), axis=1)  # an index read one further
+    assert not (planted == want).all()
+    assert (_run("Gather", 8, [data, indices, np.array(1)], {"batch_dims": 1}).outputs[0] == want).all()
+
+
+def _naive_gather_elements(data: np.ndarray, indices: np.ndarray, axis: int) -> np.ndarray:
+    axis = axis % data.ndim
+    out = np.zeros(indices.shape, data.dtype)
+    for pos in itertools.product(*map(range, indices.shape)):
+        source = list(pos)
+        source[axis] = int(indices[pos])
+        out[pos] = data[tuple(source)]
+    return out
+
+
+@pytest.mark.parametrize(("shape", "axis", "extent"), [((2, 2), 0, 3), ((3, 4, 5), 1, 2), ((3, 4, 5), -1, 7),
+                                                       ((5,), 0, 9)])
+def test_gather_elements_matches_the_formula(shape, axis, extent) -> None:
+    rng = np.random.default_rng(extent)
+    data = rng.standard_normal(shape)
+    index_shape = list(shape)
+    index_shape[axis] = extent
+    indices = rng.integers(0, shape[axis], index_shape)
+    got = _run("GatherElements", 6, [data, indices], {"axis": axis}).outputs[0]
+    assert (got == _naive_gather_elements(data, indices, axis)).all()
+
+
+def test_gather_elements_page_examples_and_rules() -> None:
+    ge = lambda d, i, a: _run("GatherElements", 6, [np.array(d), np.array(i)], {"axis": a}).outputs[0].tolist()  # noqa: E731
+    assert ge([[1, 2], [3, 4]], [[0, 1], [0, 0]], 0) == [[1, 4], [1, 2]]
+    assert ge([[1, 7], [4, 3]], [[1, 1, 0], [1, 0, 1]], 1) == [[7, 7, 1], [3, 4, 3]]
+    assert ge([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1, 0, 1], [1, 2, 0]], 0) == [[4, 2, 6], [4, 8, 3]]
+    with pytest.raises(SpecViolation):
+        _run("GatherElements", 6, [np.zeros((2, 3)), np.zeros((2, 4), np.int64)], {"axis": 0})
+    mask = _run("GatherElements", 6, [np.zeros((2, 3)), np.array([[0, -1], [3, 2]])], {"axis": 1}).unspecified[0]
+    assert mask.tolist() == [[False, True], [True, False]]
+
+
+def _naive_gather_nd(data: np.ndarray, indices: np.ndarray, b: int) -> np.ndarray:
+    """``output[i_0..i_{K-2}, :] = data[indices[i_0..i_{K-2}], :]`` per batch (GatherND-8's shape)."""
+    depth = indices.shape[-1]
+    rest = data.shape[b + depth:]
+    out = np.zeros(indices.shape[:-1] + rest, data.dtype)
+    for pos in itertools.product(*map(range, indices.shape[:-1])):
+        where = tuple(int(v) for v in indices[pos])
+        out[pos] = data[pos[:b] + where]
+    return out
+
+
+@pytest.mark.parametrize(("data_shape", "index_shape", "b"), [((2, 2), (2, 2), 0), ((2, 2), (2, 1), 0),
+                                                              ((2, 3, 4), (2, 3, 1, 1), 2), ((3, 4, 5), (3, 2, 2), 1),
+                                                              ((1, 2, 2, 4), (1, 2, 2, 1), 3), ((4, 3, 2), (5, 2), 0)])
+def test_gather_nd_matches_the_formula(data_shape, index_shape, b) -> None:
+    rng = np.random.default_rng(len(index_shape) + b)
+    data = rng.standard_normal(data_shape)
+    depth = index_shape[-1]
+    indices = np.stack([rng.integers(0, data_shape[b + k], index_shape[:-1]) for k in range(depth)], axis=-1)
+    got = _run("GatherND", 8, [data, indices], {"batch_dims": b}).outputs[0]
+    want = _naive_gather_nd(data, indices, b)
+    assert got.shape == want.shape and (got == want).all()
+
+
+def test_gather_nd_page_examples() -> None:
+    nd = lambda d, i, b=0: _run("GatherND", 8, [np.array(d), np.array(i)], {"batch_dims": b}).outputs[0].tolist()  # noqa: E731
+    assert nd([[1, 2], [3, 4]], [[0, 0], [1, 0]]) == [1, 3]
+    assert nd([[1, 2], [3, 4]], [[1], [0]]) == [[3, 4], [1, 2]]
+    assert nd([[1, 2], [3, 4]], [[[1]], [[0]]]) == [[[3, 4]], [[1, 2]]]
+    assert nd([[1, 2], [3, 4]], [[1], [0]], 1) == [2, 3]
+    assert nd(np.arange(1, 25).reshape(2, 3, 4), [[1], [0]], 1) == [[5, 6, 7, 8], [13, 14, 15, 16]]
+    assert nd(np.arange(1, 25).reshape(2, 3, 4), np.array([1, 0, 2, 0, 2, 2]).reshape(2, 3, 1, 1), 2) == \
+        [[[2], [5], [11]], [[13], [19], [23]]]
+    assert nd(np.arange(1, 17).reshape(1, 2, 2, 4), np.array([1, 0, 3, 2]).reshape(1, 2, 2, 1), 3) == \
+        [[[2, 5], [12, 15]]]
+    shapes = lambda d, i, b: reference.output_shapes("openvino", "GatherND", 8, [d, i], {"batch_dims": b})[0]  # noqa: E731
+    assert shapes((1000, 256, 10, 15), (25, 125, 3), 0) == (25, 125, 15)
+    assert shapes((30, 2, 100, 35), (30, 2, 3, 1), 2) == (30, 2, 3, 35)
+    assert shapes((1, 64, 64, 320), (1, 64, 64, 1, 1), 3) == (1, 64, 64, 1)
