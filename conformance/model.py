@@ -47,6 +47,10 @@ class SpecExample:
     input_dims: tuple[tuple[int, ...], ...]
     output_dims: tuple[tuple[int, ...], ...]
     unknown_attributes: tuple[str, ...] = ()
+    #: the ``<data>`` attributes verbatim (strings, unknown ones included): what the IR writer puts in its layer
+    data: dict[str, str] = field(default_factory=dict)
+    #: where the published XML is not well-formed, what was read past (each an erratum of the example)
+    defects: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from defusedxml import ElementTree
 
 from conformance import ops
 from conformance.model import SpecExample
+from conformance.suite.irxml_lenient import read_leniently
 
 _INT_LIST = re.compile(r"^\s*-?\d+(\s*,\s*-?\d+)*\s*$")
 
@@ -41,10 +42,16 @@ def attribute_value(text: str, kind: str | None = None) -> Any:
 
 def parse_layer(xml: str) -> SpecExample:
     cleaned = re.sub(r"\s\.\.\.(?=[\s>])", " ", xml).strip()
+    defects: tuple[str, ...] = ()
     try:
         layer = ElementTree.fromstring(cleaned)
     except ElementTree.ParseError as exc:
-        raise IrXmlError(f"ir_xml is not well-formed XML: {exc}") from None
+        # a published example as printed: read past its defects, each reported as an erratum (irxml_lenient.py)
+        try:
+            layer, defects = read_leniently(cleaned)
+        except ValueError:
+            raise IrXmlError(f"ir_xml is not well-formed XML: {exc}") from None
+        defects = defects or (f"not well-formed XML ({exc})",)
     if layer.tag != "layer" or "type" not in layer.attrib:
         raise IrXmlError("ir_xml must be one <layer type=...> element")
     layer_type = layer.attrib["type"]
@@ -63,6 +70,8 @@ def parse_layer(xml: str) -> SpecExample:
         input_dims=_ports(layer, "input"),
         output_dims=_ports(layer, "output"),
         unknown_attributes=unknown,
+        data=raw,
+        defects=defects,
     )
 
 

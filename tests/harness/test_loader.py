@@ -134,3 +134,61 @@ cases:
     assert [i.input_shapes[0] for i in expand(expanded)] == [(1, 4, 4, 2), (1, 2, 4, 4)]
     (only,) = expand(fixed)
     assert only.attributes["data_format"] == "NHWC" and only.id.endswith("fixed[float32]")
+
+
+MALFORMED = """\
+op: ReLU
+domain: openvino
+version: 1
+cases:
+  - id: ex
+    source: spec-example
+    ir_xml: |
+      <layer … type="ReLU"…>
+          <data mode="a", other=0>
+          <input>
+              <port id="0"><dim>2</dim><dim>3</xdim></port>
+              <port id="1"/>  < -- a broken comment -->
+              </port>
+          <output>
+              <port id="2"><dim>2</dim><dim>3</dim></port>
+          </output>
+      </layer>
+"""
+
+
+def test_a_malformed_published_example_is_read_and_every_defect_named():
+    """A published <layer> that is not well-formed XML runs as printed: read leniently, every repair a defect."""
+    (case,) = load_text(MALFORMED, "x.yaml").cases
+    example = case.spec_example
+    assert example.input_dims == ((2, 3), ()) and example.output_dims == ((2, 3),)
+    assert example.data == {"mode": "a", "other": "0"}  # verbatim strings, for the IR writer
+    defects = "\n".join(example.defects)
+    for said in ("elides with '…'", "separates attributes with ','", "other=0 is not quoted",
+                 "<data> is not closed before <input>", "</xdim> closes no open <xdim>",
+                 "stray text", "</port> closes no open <port>", "<input> is not closed before <output>"):
+        assert said in defects, said
+    assert len(example.defects) == len(set(example.defects))
+
+
+def test_a_well_formed_example_has_no_defects_and_garbage_is_still_refused():
+    from conformance.suite.irxml import IrXmlError, parse_layer
+
+    assert parse_layer('<layer type="ReLU"><data/></layer>').defects == ()
+    with pytest.raises(IrXmlError, match="not well-formed"):
+        parse_layer("no element at all")
+
+
+def test_the_reference_column_reports_each_defect_as_an_erratum():
+    from conformance.reference_column import spec_claims
+    from conformance.suite.expand import expand
+
+    (case,) = load_text(MALFORMED, "x.yaml").cases
+    instance = expand(case)[0]
+
+    class Prediction:
+        example_error = None
+        example_shapes = [(2, 3)]
+
+    errata = spec_claims(instance, Prediction())
+    assert sum("the example's XML is not well-formed" in e for e in errata) == len(case.spec_example.defects) >= 8

@@ -13,7 +13,6 @@ op. The op layer keeps the name "pool" every IR so far had: a reader's message q
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
@@ -33,15 +32,6 @@ def ir_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ",".join(ir_value(v) for v in value)
     return str(value)
-
-
-def example_data_attributes(xml: str) -> dict[str, str]:
-    """The raw ``<data>`` attributes of a spec example's ``<layer>`` (strings, nothing dropped)."""
-    from defusedxml import ElementTree
-
-    cleaned = re.sub(r"\s\.\.\.(?=[\s>])", " ", xml).strip()  # spec examples elide parts of the tag
-    data = ElementTree.fromstring(cleaned).find("data")
-    return dict(data.attrib) if data is not None else {}
 
 
 def _dims(shape: list[int] | tuple[int, ...]) -> str:
@@ -85,7 +75,7 @@ def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
     """The IR v11 XML text and its weights blob for one openvino-domain case instance."""
     builder = builders.BUILDERS[case.op]
     example = case.case.spec_example
-    attributes = (example_data_attributes(example.xml) if example is not None
+    attributes = (dict(example.data) if example is not None
                   else {k: ir_value(v) for k, v in case.attributes.items()})
     op_inputs = builder.op_inputs(case, inputs)
     op_id = len(op_inputs)  # one layer per input port, in port order, then the op
