@@ -37,6 +37,12 @@ class TensorSpec:
             object.__setattr__(self, "array", kept)
 
 
+def concrete_of(dims: tuple[int, ...], shape: list[int]) -> bool:
+    """Whether ``shape`` is an ir_xml port's ``dims`` made concrete: the same rank, every dim the same but the
+    dynamic ones (-1), which any size makes concrete."""
+    return isinstance(shape, list) and len(shape) == len(dims) and all(d in (-1, s) for d, s in zip(dims, shape))
+
+
 @dataclass(frozen=True)
 class SpecExample:
     """What an ``ir_xml`` block of a spec example claims."""

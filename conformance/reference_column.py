@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.model import CaseInstance
+from conformance.model import CaseInstance, concrete_of
 from conformance.oracle import Prediction
 from conformance.verdict import Claims, Trial
 
@@ -78,7 +78,8 @@ def spec_claims(instance: CaseInstance, prediction: Prediction) -> list[str]:
         raise prediction.example_error
     inferred = prediction.example_shapes or []
     for index, claimed in enumerate(example.output_dims):
-        if index < len(inferred) and tuple(claimed) != tuple(inferred[index]):
+        # a dynamic dim (-1) of the claim is one the case made concrete: any size meets it
+        if index < len(inferred) and not concrete_of(tuple(claimed), list(inferred[index])):
             errata.append(f"the example claims output shape {list(claimed)}, the spec's semantics give "
                           f"{list(inferred[index])}")
     return errata

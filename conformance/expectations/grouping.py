@@ -36,7 +36,7 @@ def cause(record: ResultRecord) -> tuple[Any, ...]:
 
     status, reason = outcome_of(record)
     text = "" if status == "fail" else normalized(reason)
-    return (base_backend(record.backend), status, signatures.shape_of(signatures.of_record(record)), text)
+    return (base_backend(record.backend), status, signatures.outline(signatures.of_record(record)), text)
 
 
 def value(record: ResultRecord, part: str) -> Any:

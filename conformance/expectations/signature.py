@@ -282,7 +282,7 @@ def _larger(size: str, than: str) -> bool:
     return a is None or a[1] > b[1]
 
 
-def shape_of(parts: list[Part]) -> tuple[tuple[str, str], ...]:
+def outline(parts: list[Part]) -> tuple[tuple[str, str], ...]:
     """What fails, without by how much: the key ``expectations update`` groups failures by."""
     return tuple(sorted((p.subject, p.kind) for p in parts))
 

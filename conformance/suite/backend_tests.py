@@ -31,13 +31,13 @@ import numpy as np
 
 from conformance import ops
 from conformance.model import Case, TensorSpec
+from conformance.ops import families
 from conformance.suite import node_test_cache
 
 SOURCE = "onnx-backend-test"
 KINDS = ("node", "simple", "pytorch-converted", "pytorch-operator")
-#: ops that only move or shape values: a multi-node model is not named after them
-PLUMBING = {"Constant", "ConstantOfShape", "Identity", "Cast", "CastLike", "Shape", "Reshape", "Squeeze",
-            "Unsqueeze", "Size", "Flatten"}
+#: ops that only move or shape values: a multi-node model is not named after them (the registry's list)
+PLUMBING = families.PLUMBING
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import yaml
 
 from conformance import ops
 from conformance.dtypes import DTYPE_NAMES, FLOAT_DTYPES
-from conformance.model import SOURCES, Case, SpecExample, TensorSpec
+from conformance.model import SOURCES, Case, SpecExample, TensorSpec, concrete_of
 from conformance.suite import depth, guards
 from conformance.suite.casefile import ID_PATTERN, CaseFileError, LoadedFile
 from conformance.suite.irxml import IrXmlError, parse_layer
@@ -357,9 +357,12 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str,
         shape = body.get("shape")
         if example is not None and index < len(example.input_dims):
             dims = example.input_dims[index]
-            if shape is not None and tuple(shape) != dims:
+            if shape is not None and not concrete_of(dims, shape):
                 raise ValueError(f"{key}.{name}: shape {shape} contradicts the ir_xml port dims {list(dims)}")
-            shape = list(dims)
+            if shape is None and -1 in dims:
+                raise ValueError(f"{key}.{name}: the ir_xml port dims {list(dims)} are dynamic (-1): the case gives "
+                                 "the concrete shape it runs")
+            shape = list(shape) if shape is not None else list(dims)
         if shape is not None and (not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape)):
             raise ValueError(f"{key}.{name}: shape must be a list of non-negative integers")
         if shape is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import re
 import subprocess
 import sys
 import textwrap
@@ -46,6 +45,8 @@ EXPECTED_ERRATA = {
     "openvino/GatherND-8/nd8_example_7[float32]": "missing ','",
     # onnx prints these expected values with four decimals: 0.1511 where the inputs give 0.15105554
     # (docs/spec-notes.md); reported as an erratum of the node test, not absorbed by a looser tolerance
+    # Squeeze-15's example 5 prints its output of dynamic rank as a port without dims, which reads as a scalar
+    "openvino/Squeeze-15/spec_example_5[float32]": "claims output shape []",
     "ai.onnx/AveragePool-22/test_averagepool_2d_ceil_last_window_starts_on_pad[float32]":
         "published expected values contradict the reference",
 }

@@ -75,13 +75,21 @@ def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
                                                     name=op_input.name))
             nodes.append(params[-1])
         else:
-            nodes.append(openvino.opset1.constant(op_input.array))
+            nodes.append(constant(op_input.array))
     node = builder.build(opset, nodes, case)
     built, expected = node.get_type_info().version_id, builder.opset_name(case.version)
     if built != expected:  # the Python API silently building another version would invalidate the column
         raise RuntimeError(f"openvino built {case.op} from {built}, not {expected}")
     outputs = len(case.output_names) or 1
     return openvino.Model([node.output(i) for i in range(outputs)], params, case.id)
+
+
+def constant(array: np.ndarray) -> Any:
+    """A Constant node of ``array``; an empty one (Transpose's empty order, an empty shape input) through
+    ``openvino.op.Constant``, since ``opset1.constant`` refuses an array of no elements."""
+    import openvino
+
+    return openvino.op.Constant(array) if array.size == 0 else openvino.opset1.constant(array)
 
 
 def parameter_feeds(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
