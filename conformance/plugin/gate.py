@@ -150,10 +150,16 @@ def stale_lines(expectations: Any, records: list, why: str, no_default_cases: bo
 
         shipped = expectations_dir()
         stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
-    return lines + [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) "
-                    + (f"matched {e.idle} item(s) of this run, all unsupported: none can show the failure it pins"
-                       if e.idle else "matched no item of this run")
-                    + (f" ({', '.join(e.unmatched)} matched nothing)" if e.unmatched else "") for e in stale]
+    lines += [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) "
+              + (f"matched {e.idle} item(s) of this run, all unsupported: none can show the failure it pins"
+                 if e.idle else f"is shadowed for every item it matches by {', '.join(e.shadowed_by)} (an id: entry "
+                 "wins, then the first in file order)"
+                 if e.shadowed_by else "matched no item of this run")
+              + (f" ({', '.join(e.unmatched)} matched nothing)" if e.unmatched else "") for e in stale]
+    # the most specific entry wins (docs/ci-gate.md): one that another takes some items from is said, not failed
+    return lines + [f"shadowed expectation: {e.file}:{e.line}: entry ({e.key}) is shadowed for {n} item(s) by the "
+                    f"{'more specific' if w.id is not None else 'earlier'} {w.file}:{w.line} ({w.key}), e.g. {item}"
+                    for e, w, n, item in getattr(expectations, "shadows", []) if e not in stale]
 
 
 def never_matching(gate: Gate) -> bool:

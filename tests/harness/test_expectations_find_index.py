@@ -1,6 +1,7 @@
 """``Expectations.find`` reads the glob and match: entries of the item's backend only (an index by the backend an
 entry can hold for): it must answer what the definition answers — the first entry in file order that matches the
-item and applies at its version and ISA level."""
+item and applies at its version and ISA level, an ``id:`` entry before every pattern (the most specific wins,
+issue 47)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ OPS = ["MaxPool", "AveragePool"]
 
 
 def by_definition(expectations: Expectations, item_id: str, version: str, isa: str, subject) -> Entry | None:
-    return next((e for e in expectations.entries
-                 if e.matches_id(item_id, subject) and matching.applies(e.versions, e.isa, version, isa)), None)
+    holding = [e for e in expectations.entries
+               if e.matches_id(item_id, subject) and matching.applies(e.versions, e.isa, version, isa)]
+    return next((e for e in holding if e.id is not None), holding[0] if holding else None)
 
 
 def entries(rnd: random.Random) -> list[Entry]:

@@ -1,0 +1,108 @@
+"""An expectations entry (the package's docstring says what entries are) and the constants entries are read by."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from conformance.expectations import match as matching
+from conformance.records import base_backend, split_item_id
+
+EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
+#: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
+CHANGED = "changed failure: "
+KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa")
+
+
+@dataclass
+class Entry:
+    reason: str
+    id: str | None = None
+    glob: str | None = None
+    link: str = ""
+    status: str | None = None  # the failing status expected; None: any failing status
+    versions: str = ""  # e.g. ">=2026.0,<2027"
+    isa: str | list[str] = ""  # e.g. ">=avx512_core", or a list of levels: the ISA levels the entry applies at
+    match: dict[str, Any] | None = None  # the fields the entry's items share (match.py), instead of an id or glob
+    signature: str = ""  # how its items fail (signature.py); "" for any failure (entries written before it)
+    #: a glob or match: entry's items, each with its own signature (its magnitude and share of wrong elements),
+    #: judged by it instead of ``signature`` (which judges the items it does not name)
+    pins: dict[str, str] = field(default_factory=dict)
+    file: str = ""
+    line: int = 0
+    problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
+    unmatched: list[str] = field(default_factory=list, repr=False, compare=False)  # a stale match's lone parts
+    #: a stale entry whose items all ran ``unsupported`` (it pins a failure none of them can show): how many
+    idle: int = field(default=0, repr=False, compare=False)
+    #: a stale entry each of whose items a more specific entry took (docs/ci-gate.md): their FILE:LINEs
+    shadowed_by: list[str] = field(default_factory=list, repr=False, compare=False)
+    _regex: re.Pattern | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.glob is not None:
+            self._regex = re.compile("^" + ".*".join(re.escape(part) for part in self.glob.split("*")) + "$")
+
+    @property
+    def key(self) -> str:
+        if self.match is not None:
+            return matching.key(self.match)
+        return self.id if self.id is not None else f"glob:{self.glob}"
+
+    def matches_id(self, item_id: str, subject: Any = None) -> bool:
+        """``subject``: the item's record or case instance, which a ``match:`` entry needs (without it, it matches
+        nothing)."""
+        if self.match is not None:
+            return subject is not None and matching.holds(self.match, subject, item_id.partition("::")[2]
+                                                          .partition("[")[0])
+        return item_id == self.id if self.id is not None else bool(self._regex and self._regex.match(item_id))
+
+    def matches(self, item_id: str, backend_version: str = "", isa: str = "", subject: Any = None) -> bool:
+        return self.matches_id(item_id, subject) and self.applies(backend_version, isa)
+
+    def applies(self, backend_version: str, isa: str) -> bool:
+        """The entry's version range and ISA condition hold for a record of this version and level."""
+        return matching.applies(self.versions, self.isa, backend_version, isa)
+
+    def to_yaml(self) -> dict[str, Any]:
+        data: dict[str, Any] = ({"match": self.match} if self.match is not None else
+                                {"id": self.id} if self.id is not None else {"glob": self.glob})
+        data["reason"] = self.reason
+        for key in ("link", "status", "signature", "pins", "versions", "isa"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
+        return data
+
+    def signature_for(self, item_id: str) -> str:
+        """The signature an item is judged by: its own pin, else the entry's."""
+        return self.pins.get(item_id, self.signature)
+
+
+def _item_backend(item_id: str) -> str:
+    """The backend an item id names, its ISA level aside (``onednn`` for ``...::onednn@avx2[float32]``)."""
+    return base_backend(split_item_id(item_id)[1] or "")
+
+
+def _backends_of(entry: Entry) -> list[str]:
+    """The backends a glob or match: entry can hold for, [""] when any: a match: entry's ``backend:`` part, or the
+    literal backend of a glob (``...::tract[*]``; an item id holds ``::`` once, before its backend)."""
+    if entry.match is not None:
+        wanted = entry.match.get("backend")
+        if isinstance(wanted, str):
+            return [wanted]
+        if isinstance(wanted, list) and wanted and all(isinstance(w, str) for w in wanted):
+            return list(dict.fromkeys(wanted))
+        return [""]
+    _, sep, tail = (entry.glob or "").rpartition("::")
+    backend, bracket, _ = tail.partition("[")
+    # "::NAME[" with no * inside is literal text the id must hold, and it holds it only before its backend
+    return [backend] if sep and bracket and backend and "*" not in backend else [""]
+
+
+def _may_hold_for(entry: Entry, op: Any) -> bool:
+    """False when a match: entry's ``op:`` part rules the op out (it holds for no item of another op, nor for an
+    item without its subject): the same answer match.holds gives, asked once per (backend, op) instead of per item."""
+    if entry.match is None or "op" not in entry.match:
+        return True
+    return op is not None and matching.part_holds("op", entry.match["op"], SimpleNamespace(op=op), "")
