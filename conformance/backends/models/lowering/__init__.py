@@ -5,8 +5,9 @@ A backend that speaks only ONNX (onnxruntime, onnx-reference, onnx-backend adapt
 raises ``NoLowering`` with the semantic difference). ``lower(case)`` returns a ``LoweredModel`` (model + a
 description for the record's ``lowered`` field) or the reason there is none.
 
-Adding a lowering is one function (see pool.py) and its line in ``LOWERINGS``: the table is the only place that
-says what an op lowers to (the registry entry does not repeat it).
+Adding a lowering is one function (see pool.py) and its line in ``LOWERINGS``, or for an op that is one ONNX op
+(or a few nodes) element by element a line of elementwise.py's ``TABLE``: the tables are the only place that say
+what an op lowers to (the registry entry does not repeat it).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import onnx
 from conformance import ops
 from conformance.backends.base import Support, Unsupported
 from conformance.backends.models import whole
-from conformance.backends.models.lowering import onednn_maxpool, openvino_maxpool, pool
+from conformance.backends.models.lowering import elementwise, onednn_maxpool, openvino_maxpool, pool
 from conformance.backends.models.lowering.model import OPSET_FOR_DTYPE, LoweredModel, NoLowering
 from conformance.backends.models.single_node import build_model
 from conformance.model import CaseInstance
@@ -31,7 +32,7 @@ __all__ = ["LOWERINGS", "OPSET_FOR_DTYPE", "Lowering", "LoweredModel", "NoLoweri
 
 @dataclass(frozen=True)
 class Lowering:
-    target: str  # "domain/op" of the registered ONNX op it lowers to
+    target: str  # "domain/op" it lowers to: a registered ONNX op, or ops of onnx.defs joined by "+" ("Sub+Mul")
     lower: Callable[[CaseInstance], LoweredModel]  # raises NoLowering(reason) for a geometry it cannot match
 
 
@@ -43,6 +44,10 @@ LOWERINGS: dict[tuple[str, str], Lowering] = {
     ("openvino", "MaxPool"): Lowering("ai.onnx/MaxPool", openvino_maxpool.openvino_maxpool),
     ("openvino", "AdaptiveMaxPool"): Lowering("ai.onnx/MaxPool", openvino_maxpool.openvino_adaptive_maxpool),
     ("onednn", "MaxPool"): Lowering("ai.onnx/MaxPool", onednn_maxpool.onednn_maxpool),
+    # the element-wise ops, the softmaxes and MatMul: their own table (elementwise.py), each to an ONNX op of the
+    # installed onnx's schemas (not a registry op: the harness does not model ONNX Relu, Add, ... itself)
+    **{("openvino", op): Lowering(f"ai.onnx/{recipe.target}", elementwise.lower)
+       for op, recipe in elementwise.TABLE.items()},
 }
 
 
