@@ -16,7 +16,7 @@ from typing import Any
 from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.families.elementwise import _schema_dtypes, binary
-from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder
+from conformance.backends.openvino.opset import CONSTANT, FLOAT_TYPES, PARAMETER, OpsetBuilder
 from conformance.model import CaseInstance
 
 _NOTE = "takes the types its schema's constraint names"
@@ -65,7 +65,8 @@ def _logical_xor(opset: Any, inputs: list[Any], case: CaseInstance, attributes: 
 
 
 def _divide(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
-    if attributes["m_pythondiv"] is not True:  # the factory has no m_pythondiv: it builds the default, true
+    # the factory has no m_pythondiv: it builds the default, true; the attribute is for integer types only
+    if attributes["m_pythondiv"] is not True and case.dtype not in FLOAT_TYPES:
         raise Unsupported("the opset API's divide has no m_pythondiv parameter (it builds m_pythondiv=true)")
     return opset.divide(inputs[0], inputs[1], auto_broadcast=str(attributes["auto_broadcast"]).upper())
 
@@ -97,4 +98,10 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "IsNaN": node("IsNaN", V10, _unary("is_nan")),
     "IsInf": node("IsInf", V10, _is_inf),
     "Select": node("Select", V1, _select, roles=(CONSTANT, PARAMETER, PARAMETER)),
+    # arithmetic (Atan2-17 has no builder: the installed OpenVINO has no Atan2 - no opset17.atan2, and its IR reader
+    # says "Opset opset17 doesn't contain the operation with type: Atan2"; both columns unsupported)
+    "Divide": node("Divide", V1, _divide, roles=P2),
+    **{op: binary(op, factory, V1) for op, factory in (("FloorMod", "floor_mod"), ("Mod", "mod"),
+                                                       ("Power", "power"))},
+    "Round": node("Round", V5, _round),
 }
