@@ -156,3 +156,54 @@ def test_gather_nd_page_examples() -> None:
     assert shapes((1000, 256, 10, 15), (25, 125, 3), 0) == (25, 125, 15)
     assert shapes((30, 2, 100, 35), (30, 2, 3, 1), 2) == (30, 2, 3, 35)
     assert shapes((1, 64, 64, 320), (1, 64, 64, 1, 1), 3) == (1, 64, 64, 1)
+
+
+def _python_positions(n: int, start: int, stop: int, step: int) -> list[int]:
+    """Python's slicing rule written out (slice-8.rst: "The rules follow python language slicing"): negative
+    values count from the end, then clamp to [0, n] forwards or [-1, n - 1] backwards, then walk."""
+    low, high = (0, n) if step > 0 else (-1, n - 1)
+    first = min(max(start + n if start < 0 else start, low), high)
+    last = min(max(stop + n if stop < 0 else stop, low), high)
+    found, i = [], first
+    while (i < last) if step > 0 else (i > last):
+        found.append(i)
+        i += step
+    return found
+
+
+def _naive_slice(data: np.ndarray, start, stop, step, axes) -> np.ndarray:
+    positions = [list(range(n)) for n in data.shape]
+    for a, b, c, axis in zip(start, stop, step, axes):
+        positions[axis % data.ndim] = _python_positions(data.shape[axis % data.ndim], a, b, c)
+    out = np.zeros([len(p) for p in positions], data.dtype)
+    for pos in itertools.product(*map(range, out.shape)):
+        out[pos] = data[tuple(p[i] for p, i in zip(positions, pos))]
+    return out
+
+
+SLICES = [([1], [8], [1], [0]), ([9], [-11], [-1], [0]), ([9], [0], [-1], [0]), ([9], [-11], [-2], [0]),
+          ([100], [-100], [-1], [0]), ([-100], [100], [3], [0]), ([0, 1], [2, 4], [1, 2], [0, 1]),
+          ([4, -1], [0, -5], [-2, -1], [1, -1]), ([3], [1], [1], [0]), ([-2, 5], [-7, -9], [-1, -4], [-1, 1])]
+
+
+@pytest.mark.parametrize(("start", "stop", "step", "axes"), SLICES)
+def test_slice_matches_python_rules_written_out(start, stop, step, axes) -> None:
+    data = np.arange(10 * 7 * 6).reshape(10, 7, 6).astype(np.float32)
+    inputs = [data, np.array(start), np.array(stop), np.array(step), np.array(axes)]
+    got = _run("Slice", 8, inputs).outputs[0]
+    assert (got == _naive_slice(data, start, stop, step, axes)).all()
+    assert got.shape == reference.output_shapes("openvino", "Slice", 8, [x.shape for x in inputs], {},
+                                                {i: x for i, x in enumerate(inputs) if i})[0]
+
+
+def test_slice_page_examples_and_a_planted_off_by_one() -> None:
+    data = np.arange(10)
+    sl = lambda a, b, c: _run("Slice", 8, [data, np.array([a]), np.array([b]), np.array([c])]).outputs[0].tolist()  # noqa: E731
+    assert sl(1, 8, 1) == [1, 2, 3, 4, 5, 6, 7] and sl(1, 8, 2) == [1, 3, 5, 7]
+    assert sl(-100, 100, 1) == list(range(10)) and sl(9, -11, -1) == list(range(9, -1, -1))
+    assert sl(9, 0, -1) == sl(9, -10, -1) == list(range(9, 0, -1)) and sl(9, -11, -2) == [9, 7, 5, 3, 1]
+    assert sl(100, -100, -1) == list(range(9, -1, -1))
+    planted = _python_positions(10, 9, 0, -1)[:-1]  # a stop taken inclusively one step early
+    assert planted != sl(9, 0, -1)
+    with pytest.raises(SpecViolation):
+        sl(0, 4, 0)

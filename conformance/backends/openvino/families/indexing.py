@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.families.elementwise import _schema_dtypes
-from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder
+from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder, no_constants
 from conformance.model import CaseInstance
 
 P, C = PARAMETER, CONSTANT
@@ -30,15 +32,23 @@ def _attributes(case: CaseInstance) -> dict[str, Any]:
     return {a.name: case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)}
 
 
-def _builder(op: str, opsets: dict[int, str], roles: tuple[str, ...],
+def _builder(op: str, opsets: dict[int, str], roles: tuple[str, ...] | None,
              build: Callable[[Any, list[Any], dict[str, Any], CaseInstance], Any]) -> OpsetBuilder:
+    """``roles`` None: the data input a Parameter and every other input a Constant (however many the case gives:
+    Slice's optional axes)."""
+
     def run(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
-        if len(inputs) != len(roles):
+        if roles is not None and len(inputs) != len(roles):
             raise Unsupported(f"{case.op}-{case.version} is built with {len(roles)} inputs, got {len(inputs)}")
         return build(opset, inputs, _attributes(case), case)
 
     return OpsetBuilder(opsets=opsets, build=run, roles=roles, dtypes_at=_schema_dtypes(op),
+                        constants=_the_others if roles is None else no_constants,
                         dtype_note="takes the types its schema's constraint names")
+
+
+def _the_others(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    return list(inputs[1:])
 
 
 def _gather(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
@@ -55,4 +65,5 @@ BUILDERS: dict[str, OpsetBuilder] = {
                                lambda o, x, a, c: o.gather_elements(x[0], x[1], int(a["axis"]))),
     "GatherND": _builder("GatherND", {8: "openvino.opset8"}, (P, P),
                          lambda o, x, a, c: o.gather_nd(x[0], x[1], int(a["batch_dims"]))),
+    "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
 }
