@@ -6,13 +6,15 @@ collects the corpus (each xdist worker, each ``conformance`` command). The conve
 installed onnx (its version and the text of the case modules read) and on which ops the registry asks for, so they
 are stored once per such key.
 
-The file is our own flat layout, read without unpickling or evaluating anything: a magic line, the length of a
-JSON manifest, the manifest (each array's dtype, shape, offset and size), then the arrays' raw bytes, each at a
-64-byte-aligned offset. One read and one ``np.frombuffer`` per array (an ``.npz``, read the same way, spent 2.3 s
-of every collecting process in zip members and ``literal_eval`` of 8,654 array headers). It is written atomically
-(a temporary file renamed over the target, so concurrent workers never read half a file). Anything wrong with it
-(unreadable, truncated, another format, an array past the end) is a cache miss: the tests are recomputed and the
-file rewritten. ``CONFORMANCE_CACHE_DIR`` moves the cache; ``CONFORMANCE_CACHE_DIR=off`` disables it.
+The file is our own flat layout, read without unpickling or evaluating anything: a magic line, the digest line of
+everything after it (user_cache.seal: a file changed after it was written is said and rebuilt, never used), the
+length of a JSON manifest, the manifest (each array's dtype, shape, offset and size), then the arrays' raw bytes,
+each at a 64-byte-aligned offset. One read and one ``np.frombuffer`` per array (an ``.npz``, read the same way,
+spent 2.3 s of every collecting process in zip members and ``literal_eval`` of 8,654 array headers). It is
+written atomically (a temporary file renamed over the target, so concurrent workers never read half a file).
+Anything wrong with it (unreadable, truncated, another format, an array past the end) is a cache miss: the tests
+are recomputed and the file rewritten. ``CONFORMANCE_CACHE_DIR`` moves the cache; ``CONFORMANCE_CACHE_DIR=off``
+disables it.
 """
 
 from __future__ import annotations
@@ -26,12 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from conformance.user_cache import cache_dir, write_atomically
+from conformance.user_cache import SEAL_SIZE, cache_dir, seal, unseal, write_atomically
 
 #: Bump when the stored layout or the NodeTest fields change: an old file is then simply never looked up.
-FORMAT = 2
-#: the file's first bytes; then the manifest's length (8 bytes, little-endian), the manifest, the arrays
-MAGIC = b"conformance node tests\n"
+FORMAT = 3
+#: the file's first bytes; then the digest line (user_cache.seal), the manifest's length (8 bytes, little-endian),
+#: the manifest, the arrays. Files before the digest began with "conformance node tests\n": a miss, silently.
+MAGIC = b"conformance node tests, sealed\n"
+#: where the manifest's length is
+HEADER = len(MAGIC) + SEAL_SIZE
 ALIGN = 64
 
 
@@ -65,10 +70,10 @@ def cached(key: str, compute: Callable[[], tuple], to_json: Callable[[Any], tupl
 def _load(path: Path, from_json: Callable[[dict, list[np.ndarray]], Any]) -> tuple | None:
     try:
         data = path.read_bytes()
-        if not data.startswith(MAGIC):
+        if not data.startswith(MAGIC) or not unseal(data, len(MAGIC), path, "converted ONNX node tests"):
             return None
-        start = len(MAGIC) + 8
-        (length,) = struct.unpack_from("<Q", data, len(MAGIC))
+        start = HEADER + 8
+        (length,) = struct.unpack_from("<Q", data, HEADER)
         manifest = json.loads(data[start:start + length])
         # a damaged or foreign manifest (a list, items that are not entries) is a miss like a truncated file
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(
@@ -110,9 +115,10 @@ def _store(path: Path, items: tuple, to_json: Callable[[Any], tuple[dict, list[n
             offset += len(padded)
         entries.append({"fields": fields, "arrays": described})
     manifest = json.dumps({"format": FORMAT, "items": entries}).encode()
-    manifest += b" " * (-(len(MAGIC) + 8 + len(manifest)) % ALIGN)  # the arrays start aligned
+    manifest += b" " * (-(HEADER + 8 + len(manifest)) % ALIGN)  # the arrays start aligned
+    content = b"".join([struct.pack("<Q", len(manifest)), manifest, *blobs])
     try:
-        write_atomically(path, b"".join([MAGIC, struct.pack("<Q", len(manifest)), manifest, *blobs]))
+        write_atomically(path, MAGIC + seal(content) + content)
     except OSError:
         pass  # a read-only home or a full disk: the run goes on without the cache
 

@@ -11,7 +11,10 @@ One file per source name (``yaml/<digest of the name>.json``), holding the diges
 was made by: an edited file, another PyYAML or another loader is a miss and the entry is overwritten, so the folder
 holds one file per file read, not one per version; past ``LIMIT`` entries, the least recently written go. Texts
 under ``MIN_SIZE`` are neither kept nor looked up (they parse in well under a millisecond). Anything wrong with an
-entry (unreadable, truncated, foreign) is a miss. ``CONFORMANCE_CACHE_DIR=off`` turns it off with the other caches.
+entry (unreadable, truncated, foreign) is a miss. An entry is sealed (user_cache.seal): its first line the digest
+of the JSON after it, so a document changed in the cache (a ``tolerance: {atol: 1e9}`` added, the text's digest
+left as it was) is said on stderr and parsed again, never used. ``CONFORMANCE_CACHE_DIR=off`` turns it off with
+the other caches.
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from conformance.user_cache import cache_dir, write_atomically
+from conformance.user_cache import SEAL, cache_dir, seal, unseal, write_atomically
 
 #: Bump when the entry's layout changes.
-FORMAT = 1
+FORMAT = 2
 #: the folder of the user cache holding the entries
 FOLDER = "yaml"
 #: texts shorter than this (characters) are parsed every time
@@ -112,7 +115,12 @@ def load(text: str, name: str) -> tuple[Any, dict[int, int]] | None:
     if path is None:
         return None
     try:
-        entry = json.loads(path.read_bytes())
+        data = path.read_bytes()
+        if not data.startswith(SEAL):
+            return None  # an entry of an older format (no digest line) or a foreign file: a miss, silently
+        if not unseal(data, 0, path, f"parsed YAML of {name}"):
+            return None
+        entry = json.loads(data[len(seal(b"")):])
         if (not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("parser") != _parser()
                 or entry.get("text") != _text_digest(text) or not isinstance(entry.get("lines"), list)):
             return None
@@ -138,7 +146,7 @@ def store(text: str, name: str, document: Any, lines: dict[int, int]) -> None:
         kept = [lines.get(id(mapping)) for mapping in _mappings(document)]
         data = json.dumps({"format": FORMAT, "parser": _parser(), "text": _text_digest(text), "lines": kept,
                            "document": document}, separators=(",", ":"))
-        write_atomically(path, data.encode())
+        write_atomically(path, seal(data.encode()) + data.encode())
         _prune(path.parent)
     except (_NotPlain, OSError, ValueError, TypeError, RecursionError):
         pass

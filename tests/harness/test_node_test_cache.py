@@ -12,6 +12,7 @@ import pytest
 
 from conformance.suite import node_test_cache
 from conformance.suite.onnx_node_tests import NodeTest, _from_json, _to_json
+from conformance.user_cache import seal
 
 
 @pytest.fixture
@@ -93,10 +94,10 @@ def test_a_damaged_manifest_is_a_miss_and_is_rewritten(cache, manifest):
     store_and_reload()
     (path,) = cache.glob("node-tests-k.bin")
     data = path.read_bytes()
-    start = len(node_test_cache.MAGIC) + 8
-    (length,) = struct.unpack_from("<Q", data, len(node_test_cache.MAGIC))
-    path.write_bytes(node_test_cache.MAGIC + struct.pack("<Q", len(manifest)) + manifest.encode()
-                     + data[start + length:])
+    start = node_test_cache.HEADER + 8
+    (length,) = struct.unpack_from("<Q", data, node_test_cache.HEADER)
+    content = struct.pack("<Q", len(manifest)) + manifest.encode() + data[start + length:]
+    path.write_bytes(node_test_cache.MAGIC + seal(content) + content)  # sealed: the manifest itself is read
     calls = []
     result = node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
     assert calls == [1] and [t.name for t in result] == ["test_a", "test_b"]
@@ -115,7 +116,37 @@ def test_empty_and_zero_dimensional_arrays_come_back(cache):
 def test_an_array_past_the_end_is_a_miss(cache):
     store_and_reload()
     (path,) = cache.glob("node-tests-k.bin")
-    path.write_bytes(path.read_bytes()[:-64])  # the last array's bytes cut off, the manifest whole
+    content = path.read_bytes()[node_test_cache.HEADER:-64]  # the last array's bytes cut off, the manifest whole
+    path.write_bytes(node_test_cache.MAGIC + seal(content) + content)
     calls = []
     node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
     assert calls == [1]
+
+
+def test_a_stored_output_changed_in_the_cache_is_said_and_rebuilt(cache, capsys):
+    """Issue 47: an expected output edited in the cache file (its layout intact, so it would read) must not change
+    the verdicts of everyone who shares the cache: the file's digest no longer holds."""
+    store_and_reload()
+    (path,) = cache.glob("node-tests-k.bin")
+    data = bytearray(path.read_bytes())
+    wanted = stored_tests()[0].outputs[0][1]
+    at = bytes(data).index(wanted.tobytes())
+    data[at:at + 4] = np.float32(1e9).tobytes()  # the first expected element now 1e9
+    path.write_bytes(bytes(data))
+    capsys.readouterr()
+    calls = []
+    result = node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
+    assert calls == [1] and result[0].outputs[0][1].tobytes() == wanted.tobytes()
+    said = capsys.readouterr().err
+    assert f"cache entry {path}" in said and "does not match its digest" in said and "rebuilt" in said
+    assert store_and_reload()[0].outputs[0][1].tobytes() == wanted.tobytes()  # rewritten, read back silently
+    assert capsys.readouterr().err == ""
+
+
+def test_a_file_of_the_format_before_the_digest_is_a_silent_miss(cache, capsys):
+    store_and_reload()
+    (path,) = cache.glob("node-tests-k.bin")
+    path.write_bytes(b"conformance node tests\n" + path.read_bytes()[node_test_cache.HEADER:])
+    calls = []
+    node_test_cache.cached("k", lambda: calls.append(1) or stored_tests(), _to_json, _from_json)
+    assert calls == [1] and capsys.readouterr().err == ""

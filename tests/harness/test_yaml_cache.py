@@ -126,7 +126,7 @@ def test_a_damaged_entry_is_a_miss(cache, parses, damage):
     entry.write_bytes(damage(entry.read_bytes()))
     assert loader.parse_yaml(text, "cases/x.yaml")[0] == expected
     assert len(parses) == 2
-    assert json.loads(entry.read_bytes())["document"] == expected  # rewritten
+    assert json.loads(entry.read_bytes().partition(b"\n")[2])["document"] == expected  # rewritten
 
 
 def test_a_case_dropped_for_its_depth_keeps_the_file_out_of_the_cache(cache, parses):
@@ -154,3 +154,23 @@ def test_past_the_limit_the_oldest_entries_go(cache, parses, monkeypatch):
     assert len(list(cache.iterdir())) == 3
     loader.parse_yaml(case_file(), "cases/x4.yaml")  # the newest is kept
     assert len(parses) == 5
+
+
+def test_a_document_changed_in_the_cache_is_said_and_parsed_again(cache, parses, capsys):
+    """Issue 47: a cached document given a ``tolerance: {atol: 1e9}``, the digest of the text left as it was, must
+    not change the verdicts of everyone who shares the cache: its entry's own digest no longer holds."""
+    text = case_file()
+    expected = loader.parse_yaml(text, "cases/x.yaml")[0]
+    (entry,) = cache.iterdir()
+    data = entry.read_bytes()
+    tampered = data.replace(b'"id":"case_0",', b'"id":"case_0","tolerance":{"atol":1000000000.0},', 1)
+    assert tampered != data
+    entry.write_bytes(tampered)
+    capsys.readouterr()
+    assert loader.parse_yaml(text, "cases/x.yaml")[0] == expected  # parsed again, no tolerance in it
+    assert len(parses) == 2
+    said = capsys.readouterr().err
+    assert f"cache entry {entry}" in said and "does not match its digest" in said and "rebuilt" in said
+    assert b"tolerance" not in entry.read_bytes()  # rebuilt
+    assert loader.parse_yaml(text, "cases/x.yaml")[0] == expected and len(parses) == 2  # and read back, silently
+    assert capsys.readouterr().err == ""
