@@ -67,3 +67,65 @@ def test_onnxruntime_shares_one_session_between_equal_models():
     for shape in ([1, 1, 7, 7], [1, 1, 7, 7]):
         assert run_backend(_avgpool(shape), backend).status == "pass"
     assert (backend._prepared.misses, backend._prepared.hits) == (1, 1)
+
+
+class Plain(Counting):
+    """A vendor's adapter that declares nothing: the base's defaults (onnxruntime's) apply."""
+
+    def __init__(self, raise_: BaseException | None = None) -> None:
+        super().__init__()
+        self.raise_ = raise_
+
+    def execute(self, prepared, inputs):
+        if self.raise_ is not None:
+            raise self.raise_
+        return super().execute(prepared, inputs)
+
+
+def _named_error(module: str, name: str) -> type[Exception]:
+    """An exception class as another package defines it (onnxruntime's status errors derive from Exception)."""
+    return type(name, (Exception,), {"__module__": module})
+
+
+def test_types_the_binding_cannot_take_are_unsupported_by_default_naming_the_type():
+    """Issue 48: the guide's adapter fed bfloat16, float8 and int4 arrays onnxruntime's NumPy binding cannot take:
+    147 errors of the adapter, not the runtime."""
+    record = run_backend(instance("ai.onnx", "AveragePool", 22, {"kernel_shape": [2, 2]}, [1, 1, 4, 4],
+                                  dtype="bfloat16"), Plain())
+    assert record.status == "unsupported"
+    assert "Plain.unsupported_types: the runtime's binding cannot take bfloat16 (the model's input" in record.reason
+
+
+def test_not_implemented_texts_and_exception_types_are_unsupported_by_default():
+    not_implemented = _named_error("onnxruntime.capi.onnxruntime_pybind11_state", "NotImplemented")
+    record = run_backend(_avgpool([1, 1, 7, 7]), Plain(not_implemented("no kernel")))
+    assert (record.status, record.reason) == ("unsupported", "NotImplemented: no kernel")
+    fail = _named_error("onnxruntime.capi.onnxruntime_pybind11_state", "Fail")
+    record = run_backend(_avgpool([1, 1, 7, 7]), Plain(fail("[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not "
+                                                            "find an implementation for AveragePool(19)\nmore")))
+    assert record.status == "unsupported" and record.reason.startswith("Fail: [ONNXRuntimeError] : 9 : NOT_IMPL")
+    assert "more" not in record.reason
+    # anything else is the runtime's answer: an error (or a rejection where declared), never unsupported
+    record = run_backend(_avgpool([1, 1, 7, 7]), Plain(fail("bad model")))
+    assert record.status == "error"
+
+
+def test_a_backend_declares_its_own_gaps():
+    class Own(Plain):
+        unsupported_types = frozenset({"float16"})
+        unsupported_markers = ("no such kernel",)
+        unsupported_exceptions = (KeyError,)
+
+    record = run_backend(instance("ai.onnx", "AveragePool", 22, {"kernel_shape": [2, 2]}, [1, 1, 4, 4],
+                                  dtype="float16"), Own())
+    assert record.status == "unsupported" and "cannot take float16" in record.reason
+    assert run_backend(_avgpool([1, 1, 7, 7]), Own(KeyError("x"))).status == "unsupported"
+    assert run_backend(_avgpool([1, 1, 7, 7]), Own(RuntimeError("no such kernel here"))).status == "unsupported"
+    assert run_backend(_avgpool([1, 1, 7, 7]), Own(RuntimeError("NOT_IMPLEMENTED"))).status == "error"
+
+
+def test_the_defaults_are_the_onnxruntime_backends():
+    from conformance.backends.onnxruntime import run_onnxruntime
+
+    assert OnnxModelBackend.unsupported_markers == run_onnxruntime.UNSUPPORTED_MARKERS
+    assert {f"tensor({t})" for t in OnnxModelBackend.unsupported_types} == set(run_onnxruntime.BITS_TYPES)

@@ -29,6 +29,10 @@ class IreeBackend(OnnxModelBackend):
     isolate = True  # generated native code runs in this process: a bad kernel would take the harness down
     description = "IREE: iree-import-onnx -> iree-compile (llvm-cpu, generic x86-64) -> runtime local-sync"
     runner = HERE / "run_iree.py"
+    #: its runner says what it does not implement (its own markers); it takes every element type it runs
+    unsupported_types: frozenset[str] = frozenset()
+    unsupported_markers: tuple[str, ...] = ()
+    unsupported_exceptions: tuple[str | type[BaseException], ...] = ()
     #: loaded modules (runtime contexts) kept; the compiled bytes are all kept (cache.py, on disk when asked)
     prepared_cache_size = 16
 

@@ -27,6 +27,10 @@ class OnnxReferenceBackend(OnnxModelBackend):
     #: rejection: they are errors, listed in expectations/onnx-reference.yaml (it accepts invalid models).
     rejection_types = (RuntimeError,)
     runner = Path(__file__).with_name("run_onnx_reference.py")
+    #: its runner says what it does not implement (its own markers); it takes every element type it runs
+    unsupported_types: frozenset[str] = frozenset()
+    unsupported_markers: tuple[str, ...] = ()
+    unsupported_exceptions: tuple[str | type[BaseException], ...] = ()
     prepared_cache_size = 0  # the evaluator is built per run: nothing worth keeping
 
     @classmethod

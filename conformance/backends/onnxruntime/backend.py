@@ -19,6 +19,9 @@ class OnnxRuntimeBackend(OnnxModelBackend):
     name = "onnxruntime"
     description = "onnxruntime InferenceSession (ai.onnx cases; --backend=onnxruntime:PROVIDER)"
     runner = Path(__file__).with_name("run_onnxruntime.py")
+    #: BITS_TYPES cross as OrtValues holding their bits (run_onnxruntime.run_session); its "not implemented" texts
+    #: and exception are the base's defaults (OnnxModelBackend)
+    unsupported_types: frozenset[str] = frozenset()
     #: sessions kept: cases that differ only in their values (dtype, attributes and shapes equal, e.g. several
     #: seeds or literal examples of one geometry) build the same model and share one session
     prepared_cache_size = 16

@@ -56,6 +56,10 @@ class TractBackend(OnnxBatchMixin, OnnxModelBackend):  # batches: one load and o
     isolate = True  # a Rust panic across the C ABI aborts the process
     description = "tract (Sonos, Rust) ONNX loader + optimiser via its Python bindings (ai.onnx, lowered cases)"
     runner = Path(__file__).with_name("run_tract.py")
+    #: its runner says what it does not implement (its own markers); it takes every element type it runs
+    unsupported_types: frozenset[str] = frozenset()
+    unsupported_markers: tuple[str, ...] = ()
+    unsupported_exceptions: tuple[str | type[BaseException], ...] = ()
     #: runnables kept (a small model prepares in ~1 ms; this saves the load, not much more)
     prepared_cache_size = 16
 
