@@ -160,6 +160,52 @@ def test_squared_difference_of_unsigned_integers_below_each_other():
     assert verdict(case, result) == ""
 
 
+@pytest.mark.parametrize("op", ["Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual"])
+def test_comparison_lowerings_compute_the_openvino_reference(op):
+    """Ties and NaN included: integer draws from a small range tie often, the special values are IEEE's cases."""
+    for mode, a, b in SHAPES:
+        for dtype in FLOATS + SIGNED + UNSIGNED + ["bool"]:
+            if dtype == "bool" and op not in ("Equal", "NotEqual"):
+                continue  # ONNX's ordering comparisons have no boolean (refused, test below)
+            low = 0 if dtype.startswith("u") else -3
+            inputs = {"a": uniform(a, low, 3, seed=3), "b": uniform(b, low, 3, seed=4)}
+            case = instance(op, 1, {"auto_broadcast": mode}, inputs, dtype)
+            assert verdict(case, lower(case)) == "", (mode, dtype)
+    special = [0.0, -0.0, float("nan"), float("inf"), -float("inf"), 1.0]
+    pair = {"a": {"shape": [6], "data": special}, "b": {"shape": [6], "data": [-0.0, 0.0, float("nan"), 1.0,
+                                                                              -float("inf"), float("nan")]}}
+    case = instance(op, 1, {}, pair, "float32")
+    assert verdict(case, lower(case)) == ""
+
+
+@pytest.mark.parametrize("op", ["LogicalAnd", "LogicalOr", "LogicalXor"])
+def test_logical_lowerings_compute_the_openvino_reference(op):
+    for mode, a, b in SHAPES:
+        case = instance(op, 1, {"auto_broadcast": mode}, {"a": uniform(a, -1, 1, 3), "b": uniform(b, -1, 1, 4)},
+                        "bool")
+        assert verdict(case, lower(case)) == "", mode
+
+
+def test_predicates_and_select_compute_the_openvino_reference():
+    values = {"shape": [7], "data": [0.0, -0.0, float("nan"), float("inf"), -float("inf"), 1.5, -2.0]}
+    for dtype in FLOATS:
+        for op, attributes in [("IsNaN", {}), ("IsFinite", {}), ("IsInf", {}),
+                               ("IsInf", {"detect_negative": False}), ("IsInf", {"detect_positive": False})]:
+            case = instance(op, 10, attributes, {"data": values}, dtype)
+            assert verdict(case, lower(case)) == "", (op, attributes, dtype)
+    not_ = instance("LogicalNot", 1, {}, {"a": uniform([3, 4], -1, 1)}, "bool")
+    assert verdict(not_, lower(not_)) == ""
+    shapes = [("numpy", [3], [2, 1], [1, 3]), ("numpy", [], [2, 3], [2, 3]), ("pdpd", [3, 1], [2, 3, 4], [2, 3, 4]),
+              ("pdpd", [2, 3], [2, 3], [3]), ("none", [2, 3], [2, 3], [2, 3])]
+    for mode, cond, then, other in shapes:
+        for dtype in FLOATS + ["int8", "uint64"]:
+            low = 0 if dtype.startswith("u") else -5
+            inputs = {"cond": {**uniform(cond, -1, 1, 2), "dtype": "bool"}, "then": uniform(then, low, 5, 3),
+                      "else": uniform(other, low, 5, 4)}
+            case = instance("Select", 1, {"auto_broadcast": mode}, inputs, dtype)
+            assert verdict(case, lower(case)) == "", (mode, dtype)
+
+
 MATMUL = [({}, [2, 3], [3, 4]), ({"transpose_a": True}, [3, 2], [3, 4]), ({"transpose_b": True}, [2, 3], [4, 3]),
           ({"transpose_a": True, "transpose_b": True}, [2, 3, 2], [4, 3]), ({}, [3], [3, 4]), ({}, [2, 3], [3]),
           ({"transpose_a": True, "transpose_b": True}, [5], [5]), ({}, [2, 1, 2, 3], [3, 3, 2])]
@@ -214,6 +260,13 @@ def test_wrong_integer_and_graph_equivalences_fail_the_check():
     transposed = instance("MatMul", 1, {"transpose_a": True}, {"a": uniform([3, 3], -4, 4, 1),
                                                                "b": uniform([3, 3], -4, 4, 2)}, "float32")
     assert verdict(transposed, lowering(Recipe("MatMul", _untransposed))(transposed)) != ""
+    unequal = instance("NotEqual", 1, {}, {"a": uniform([20], -2, 2, 1), "b": uniform([20], -2, 2, 2)}, "int32")
+    assert verdict(unequal, lowering(Recipe("Equal", same("Equal"), since=7))(unequal)) != ""
+    infinities = instance("IsInf", 10, {"detect_negative": False}, {"data": {"shape": [2], "data": [
+        float("inf"), -float("inf")]}}, "float32")
+    swapped = same("IsInf", lambda a: {"detect_negative": int(a["detect_positive"]),
+                                        "detect_positive": int(a["detect_negative"])})
+    assert verdict(infinities, lowering(Recipe("IsInf", swapped, since=10))(infinities)) != ""
 
 
 #: (op, version, attributes, inputs, dtype, what the reason names); OpenVINO rejects all but the type refusals
@@ -229,6 +282,10 @@ REFUSED = [
     ("MatMul", 1, {}, {"a": [2, 3], "b": [3, 2]}, "int8", "ONNX MatMul has no int8"),
     ("Abs", 1, {"bogus": 1}, {"x": [4]}, "float32", "defines no attribute"),
     ("Negative", 1, {}, {"x": [4]}, "uint8", "takes no uint8"),
+    ("Greater", 1, {}, {"a": [4], "b": [4]}, "bool", "ONNX Greater has no bool"),
+    ("Select", 1, {}, {"cond": [2, 1, 4], "then": [3, 4], "else": [3, 4]}, "float32", "would enlarge"),
+    ("Select", 1, {"auto_broadcast": "none"}, {"cond": [3], "then": [2, 3], "else": [2, 3]}, "float32",
+     "auto_broadcast none"),
 ]
 
 
@@ -236,7 +293,8 @@ REFUSED = [
                          ids=[f"{r[0]}-{r[-1]}" for r in REFUSED])
 def test_refusals_name_the_difference(op, version, attributes, shapes, dtype, why):
     rejected = "ONNX" not in why
-    case = instance(op, version, attributes, {k: uniform(s, 0, 3) for k, s in shapes.items()}, dtype, rejected)
+    inputs = {k: {**uniform(s, 0, 3), **({"dtype": "bool"} if k == "cond" else {})} for k, s in shapes.items()}
+    case = instance(op, version, attributes, inputs, dtype, rejected)
     result = lower(case)
     assert isinstance(result, str) and why in result, result
 

@@ -52,6 +52,11 @@ def broadcast(op: str) -> Build:
 
 def _broadcast_notes(case: CaseInstance, mode: str) -> list[str]:
     a, b = case.input_shapes
+    return _pair_notes(a, b, mode)
+
+
+def _pair_notes(a: tuple[int, ...], b: tuple[int, ...], mode: str) -> list[str]:
+    """B onto A by ``mode``: the notes where it gives numpy's elements, ``NoLowering`` where it does not."""
     if mode == "numpy":
         return []
     if mode == "none":
@@ -186,6 +191,55 @@ def matmul(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
     return Graph([*nodes, node("MatMul", names, output_name(case))], notes=notes)
 
 
+def not_equal(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+    """a != b as Not(Equal(a, b)): IEEE's != is the negation of == (a NaN is unequal to everything, itself too)."""
+    graph = broadcast("Equal")(case, attrs)
+    equal = graph.nodes[0]
+    equal.output[0] = "equal"
+    return Graph([equal, node("Not", ["equal"], output_name(case))], notes=graph.notes,
+                 typed=[("Equal", 0, case.dtype), ("Not", 0, "bool")])
+
+
+def is_inf(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+    """True at +inf (detect_positive) and -inf (detect_negative) = ONNX IsInf, its flags 0/1 ints."""
+    flags = {name: int(attrs[name]) for name in ("detect_negative", "detect_positive")}
+    return Graph([node("IsInf", case.input_names, output_name(case), **flags)])
+
+
+def is_finite(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+    """False at NaN and ±inf, True elsewhere = Not(Or(IsInf(x), IsNaN(x))) (ONNX has no IsFinite)."""
+    x = case.input_names[0]
+    nodes = [node("IsInf", [x], "inf"), node("IsNaN", [x], "nan"), node("Or", ["inf", "nan"], "not_finite"),
+             node("Not", ["not_finite"], output_name(case))]
+    return Graph(nodes, typed=[("IsInf", 0, case.dtype), ("IsNaN", 0, case.dtype), ("Or", 0, "bool"),
+                               ("Not", 0, "bool")])
+
+
+def select(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+    """then where cond, else elsewhere = ONNX Where(cond, then, else), which broadcasts all three numpy-wise. The
+    text broadcasts then and else by auto_broadcast, then cond one-way onto their shape: the same elements where
+    cond does not enlarge that shape (OpenVINO rejects a cond that would, ONNX broadcasts it: refused)."""
+    cond, then, other = case.input_shapes
+    mode = attrs["auto_broadcast"]
+    notes = _pair_notes(then, other, mode)
+    try:
+        values = tuple(np.broadcast_shapes(then, other))
+    except ValueError:  # both texts reject values that do not broadcast: the runtime must
+        return Graph([node("Where", case.input_names, output_name(case))], typed=[("Where", 1, case.dtype)])
+    if mode == "none" and cond != values:
+        raise NoLowering(f"auto_broadcast none with cond {list(cond)} and values {list(values)}: OpenVINO rejects "
+                         "unequal shapes, ONNX Where broadcasts them")
+    notes += _pair_notes(values, cond, "pdpd") if mode == "pdpd" else []
+    try:
+        whole = tuple(np.broadcast_shapes(cond, values))
+    except ValueError:
+        whole = values  # both reject a cond that does not broadcast
+    if whole != values:
+        raise NoLowering(f"cond {list(cond)} would enlarge the values' shape {list(values)} to {list(whole)}: "
+                         "OpenVINO broadcasts cond one way and rejects it, ONNX Where broadcasts it")
+    return Graph([node("Where", case.input_names, output_name(case))], notes=notes, typed=[("Where", 1, case.dtype)])
+
+
 #: OpenVINO op -> its ONNX lowering. The equivalence of each: the ONNX op's text computes the OpenVINO formula on
 #: every input of the types both have (the line's comment says what else it takes).
 TABLE: dict[str, Recipe] = {
@@ -231,6 +285,21 @@ TABLE: dict[str, Recipe] = {
     "Minimum": Recipe("Min", broadcast("Min"), since=8),
     "SquaredDifference": Recipe("Sub+Mul", squared_difference, since=8),
     "MatMul": Recipe("MatMul", matmul, since=9),  # Transpose nodes for transpose_a/b
+    # comparisons, in the type itself, IEEE's for NaN and -0 both; ONNX's have no boolean but Equal (refused)
+    "Equal": Recipe("Equal", broadcast("Equal"), since=7),
+    "NotEqual": Recipe("Equal+Not", not_equal, since=7),
+    "Greater": Recipe("Greater", broadcast("Greater"), since=7),
+    "GreaterEqual": Recipe("GreaterOrEqual", broadcast("GreaterOrEqual"), since=12),
+    "Less": Recipe("Less", broadcast("Less"), since=7),
+    "LessEqual": Recipe("LessOrEqual", broadcast("LessOrEqual"), since=12),
+    "LogicalAnd": Recipe("And", broadcast("And"), since=7),  # booleans only, both
+    "LogicalOr": Recipe("Or", broadcast("Or"), since=7),
+    "LogicalXor": Recipe("Xor", broadcast("Xor"), since=7),
+    "LogicalNot": Recipe("Not", same("Not")),
+    "IsNaN": Recipe("IsNaN", same("IsNaN")),
+    "IsInf": Recipe("IsInf", is_inf, since=10),
+    "IsFinite": Recipe("IsInf+IsNaN+Or+Not", is_finite, since=10),
+    "Select": Recipe("Where", select, since=9),
 }
 
 _LOWER = {op: lowering(recipe) for op, recipe in TABLE.items()}

@@ -22,6 +22,9 @@ from conformance.backends.models.shapes import output_dtypes, output_ranks
 from conformance.backends.models.single_node import ONNX_TYPES, symbolic_dims
 from conformance.model import CaseInstance
 
+#: the element types of the lowered models: the harness's ONNX ones and the booleans of comparisons and logic
+_TYPES = {**ONNX_TYPES, "bool": onnx.TensorProto.BOOL}
+
 #: what a recipe's attributes may be, per the schema's kind (a bool is no int, nor a float)
 _KINDS: dict[str, tuple[type, ...]] = {"float": (float, int), "int": (int,), "enum": (str,), "bool": (bool,)}
 
@@ -31,6 +34,9 @@ class Graph:
     nodes: list[onnx.NodeProto]
     constants: list[onnx.TensorProto] = field(default_factory=list)  # initializers (Clip's bounds)
     notes: list[str] = field(default_factory=list)  # what the record says of this case's equivalence
+    # (op, input port, type) the opset must give, where not every node takes the case's type on its first input
+    # (NotEqual's Not takes the booleans its Equal makes; Where's data is its second input)
+    typed: list[tuple[str, int, str]] | None = None
 
 
 #: (case, its attributes with the defaults filled in) -> the graph; raises NoLowering where no graph is exact
@@ -69,12 +75,17 @@ def openvino_attributes(case: CaseInstance) -> dict[str, Any]:
                              "OpenVINO rejects it")
         found[attribute.name] = value
     allowed = schema.supported_dtypes(case.version)
-    for dtype in case.input_dtypes:
-        if dtype not in allowed:
-            raise NoLowering(f"{label} takes no {dtype} (its constraint: {', '.join(allowed)}): OpenVINO rejects "
-                             "the case")
-    if len(set(case.input_dtypes)) > 1:
-        raise NoLowering(f"{label}: its inputs are of one type T, got {case.input_dtypes}")
+    free = []  # the inputs of type T (a port of a fixed type, Select's boolean cond, is not)
+    for port, dtype in zip(schema.inputs, case.input_dtypes):
+        if port.dtype is not None and dtype != port.dtype:
+            raise NoLowering(f"{label}: its {port.name} is {port.dtype}, got {dtype}: OpenVINO rejects the case")
+        if port.dtype is None:
+            if dtype not in allowed:
+                raise NoLowering(f"{label} takes no {dtype} (its constraint: {', '.join(allowed)}): OpenVINO "
+                                 "rejects the case")
+            free.append(dtype)
+    if len(set(free)) > 1:
+        raise NoLowering(f"{label}: its inputs are of one type T, got {free}: OpenVINO rejects the case")
     return found
 
 
@@ -83,7 +94,8 @@ def lowering(recipe: Recipe) -> Callable[[CaseInstance], LoweredModel]:
 
     def lower(case: CaseInstance) -> LoweredModel:
         graph = recipe.build(case, openvino_attributes(case))
-        opset = opsets.choose((n.op_type for n in graph.nodes), case.input_dtypes[0], recipe.since)
+        typed = graph.typed if graph.typed is not None else [(n.op_type, 0, case.dtype) for n in graph.nodes]
+        opset = opsets.choose(typed, recipe.since)
         model = _model(case, graph, opset)
         chain = " -> ".join(n.op_type + (attr_text(_attributes(n)) if n.attribute else "") for n in graph.nodes)
         description = (f"openvino {case.op}-{case.version} -> ai.onnx {chain} (opset {opset})"
@@ -109,11 +121,11 @@ def _model(case: CaseInstance, graph: Graph, opset: int) -> onnx.ModelProto:
     """The model: the case's inputs fed as they are (their shapes exact), the output's dims symbolic (the runtime's
     shape inference is under test), its rank and type the op's. Checked where the rank is known (ONNX requires an
     output shape; a case the reference rejects may have none, and its model must still reach the runtime)."""
-    inputs = [helper.make_tensor_value_info(name, ONNX_TYPES[dtype], list(shape))
+    inputs = [helper.make_tensor_value_info(name, _TYPES[dtype], list(shape))
               for name, dtype, shape in zip(case.input_names, case.input_dtypes, case.input_shapes)]
     y = output_name(case)
     rank = output_ranks(case, 1)[0]
-    outputs = [helper.make_tensor_value_info(y, ONNX_TYPES[output_dtypes(case)[0]], symbolic_dims(y, rank))]
+    outputs = [helper.make_tensor_value_info(y, _TYPES[output_dtypes(case)[0]], symbolic_dims(y, rank))]
     onnx_graph = helper.make_graph(graph.nodes, "lowered", inputs, outputs, initializer=graph.constants)
     model = helper.make_model_gen_version(onnx_graph, opset_imports=[helper.make_opsetid("", opset)])
     model.producer_name = "conformance-lowering"

@@ -31,33 +31,41 @@ def onnx_type(dtype: str) -> str:
 
 
 @cache
-def types_at(op: str, opset: int) -> frozenset[str]:
-    """The types the default-domain ``op`` takes on its first input in a model importing ``opset`` (empty: the op
-    does not exist there, or is deprecated)."""
+def types_at(op: str, opset: int, port: int = 0) -> frozenset[str]:
+    """The types the default-domain ``op`` takes on its input ``port`` in a model importing ``opset`` (empty: the
+    op does not exist there, or is deprecated)."""
     try:
         schema = defs.get_schema(op, opset, "")
     except defs.SchemaError:
         return frozenset()
     if schema.deprecated:
         return frozenset()
-    wanted = schema.inputs[0].type_str
+    if port >= len(schema.inputs):
+        return frozenset()
+    wanted = schema.inputs[port].type_str
     for constraint in schema.type_constraints:
         if constraint.type_param_str == wanted:
             return frozenset(constraint.allowed_type_strs)
     return frozenset([wanted])  # a fixed type ("tensor(int64)")
 
 
-def choose(ops: Iterable[str], dtype: str, since: int) -> int:
-    """The opset a graph of ``ops`` on ``dtype`` data imports: every op takes the type there, and it is at least
-    ``since`` (the first opset whose text has the semantics the lowering states). ``NoLowering`` with the reason
-    when no opset of the installed onnx has them all."""
-    ops = sorted(set(ops))
+def choose(typed: Iterable[tuple[str, int, str]], since: int) -> int:
+    """The opset a graph imports: each (op, input port, type) of ``typed`` holds there (the op takes the type on
+    that input), and it is at least ``since`` (the first opset whose text has the semantics the lowering states).
+    ``NoLowering`` with the reason when no opset of the installed onnx has them all."""
+    typed = sorted(set(typed))
     newest = defs.onnx_opset_version()
-    wanted = onnx_type(dtype)
-    fits = [v for v in range(since, newest + 1) if all(wanted in types_at(op, v) for op in ops)]
+
+    def holds(op: str, port: int, dtype: str, opset: int) -> bool:
+        return onnx_type(dtype) in types_at(op, opset, port)
+
+    fits = [v for v in range(since, newest + 1) if all(holds(*t, v) for t in typed)]
     if not fits:
-        missing = [op for op in ops if not any(wanted in types_at(op, v) for v in range(since, newest + 1))]
-        raise NoLowering(f"ONNX {', '.join(missing)} has no {dtype} type at any opset {since}-{newest} "
-                         f"(onnx {onnx.__version__})")
+        missing = [t for t in typed if not any(holds(*t, v) for v in range(since, newest + 1))]
+        if not missing:
+            raise NoLowering(f"no ONNX opset {since}-{newest} has {', '.join(op for op, _, _ in typed)} together "
+                             f"for these types (onnx {onnx.__version__})")
+        op, _port, dtype = missing[0]
+        raise NoLowering(f"ONNX {op} has no {dtype} type at any opset {since}-{newest} (onnx {onnx.__version__})")
     later = [v for v in fits if v >= BASELINE]
     return later[0] if later else fits[-1]
