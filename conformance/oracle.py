@@ -19,6 +19,7 @@ from conformance.compare.evidence import Evidence, OutputRule
 from conformance.compare.models import model as error_model
 from conformance.dtypes import floating, np_dtype
 from conformance.model import CaseInstance
+from conformance.suite import guards
 from conformance.suite.expand import expected_of, inputs_of
 from conformance.suite.tensors import Draws, materialize
 
@@ -344,14 +345,14 @@ def axis_output_count(size: int, extent: int, stride: int, pad_begin: int, pad_e
     return reference.axis_output_count(size, extent, stride, pad_begin, pad_end, rounding)
 
 
-def check_reference_accepts(instance: CaseInstance) -> None:
+def check_reference_accepts(instance: CaseInstance, limit: int | None = None) -> None:
     """A positive case instance whose attributes or shapes the reference rejects (shape inference alone, about
     20 µs) is a wrong case, not a backend failure: without this check every backend's record said "error" for it.
     A case that means the rejection says ``expect: error``. Ops the reference does not know are left to run time.
-    Collection asks it of every instance (plugin/tree.py); it is here, with the oracle, so that the harness asks
-    the reference in one place."""
-    if instance.expect_error:
-        return
+    The sizes the instance derives from its attributes (its outputs, its input padded by ``pads``) are held to the
+    per-tensor ``limit`` too (guards.check_derived), a negative case's padded input included. Collection asks it of
+    every instance (plugin/tree.py); it is here, with the oracle, so that the harness asks the reference in one
+    place."""
     # integer inputs are parameters of the geometry (AdaptiveAvgPool's output size): their values are needed
     values = {i: materialize(spec, instance.dtype) for i, spec in enumerate(instance.inputs)
               if np_dtype(spec.dtype or instance.dtype).kind in "iu"}
@@ -359,10 +360,22 @@ def check_reference_accepts(instance: CaseInstance) -> None:
               for i, spec in enumerate(instance.inputs)]
     if any(shape is None for shape in shapes):
         return  # a float input given by data alone: its shape is known once materialized, at run time
+    where = f"{instance.id}: "
     try:
-        reference.output_shapes(instance.domain, instance.op, instance.version, shapes, instance.attributes, values)
+        guards.check_derived(shapes, None, instance.attributes, limit)
+    except ValueError as exc:
+        raise ValueError(where + str(exc)) from None
+    if instance.expect_error:
+        return
+    try:
+        outputs = reference.output_shapes(instance.domain, instance.op, instance.version, shapes,
+                                          instance.attributes, values)
     except reference.SpecViolation as exc:
         raise ValueError(f"the reference rejects this positive case ({instance.id}): {exc} — a case that tests the "
                          "rejection says expect: error") from None
     except (reference.UnknownOp, LookupError, TypeError, ValueError):
         return  # not the reference's rejection: run time reports whatever it is
+    try:
+        guards.check_derived(shapes, list(outputs), instance.attributes, limit)
+    except ValueError as exc:
+        raise ValueError(where + str(exc)) from None

@@ -24,7 +24,9 @@ EXIT_REFUSED = 1
 
 def iter_instances(case_dirs: list[Path], errors: list[str] | None = None):
     """(file, instance) for every case instance under the folders; broken files and cases are reported on stderr
-    (and their messages added to ``errors``)."""
+    (and their messages added to ``errors``), a case collection refuses among them (the reference rejects it as a
+    positive case, or a size it derives is past the per-tensor limit: oracle.check_reference_accepts), once."""
+    from conformance.oracle import check_reference_accepts
     from conformance.suite import corpus
 
     def refused(message: str) -> None:
@@ -32,7 +34,18 @@ def iter_instances(case_dirs: list[Path], errors: list[str] | None = None):
         if errors is not None:
             errors.append(message)
 
-    yield from corpus.instances(case_dirs, on_error=refused)
+    gone: set[int] = set()
+    for path, instance in corpus.instances(case_dirs, on_error=refused):
+        if id(instance.case) in gone:
+            continue
+        try:
+            check_reference_accepts(instance)
+        except ValueError as exc:  # as collection says it (plugin/tree.py)
+            gone.add(id(instance.case))
+            case = instance.case
+            refused(f"{case.file}:{case.line}: case {case.id!r}: {exc}" if case.line else f"{case.file}: {exc}")
+            continue
+        yield path, instance
 
 
 def list_main(argv: list[str]) -> int:

@@ -72,7 +72,7 @@ class CaseFile(pytest.File):
             try:
                 instances = expand(case)
                 for instance in instances:
-                    check_reference_accepts(instance)
+                    check_reference_accepts(instance, limit)
             except ValueError as exc:  # a guard's message: what is wrong with the case
                 yield BrokenCase.from_parent(self, name=case.id, error=f"{where}: case {case.id!r}: {exc}")
                 continue

@@ -104,6 +104,40 @@ def check_size(where: str, shape: list[int], limit: int | None = None) -> None:
                          f"{limit} (--max-tensor-elements)")
 
 
+#: A tensor a case derives (an output, its input padded) may hold this many times a case tensor's limit: an op's
+#: output may well outgrow its inputs (OpenVINO's Gather-1 example: 48 million elements from 51 thousand).
+DERIVED_FACTOR = 16
+
+
+def check_derived(input_shapes: list[tuple[int, ...]], output_shapes: list[tuple[int, ...]] | None,
+                  attributes: dict[str, Any], limit: int | None = None) -> None:
+    """The sizes a case derives from its attributes, at most DERIVED_FACTOR times the per-tensor limit of its
+    inputs (``limit``, --max-tensor-elements): every output (the reference's shape inference, ``None`` when it
+    has none) and the buffers a runtime makes on the way, the input padded by ``pads`` (50,000 on each side of a
+    1x1 input is a 10^10-element buffer and output, 74.5 GiB in float64). ValueError names the tensor and its
+    shape: a collection error, not a backend's MemoryError."""
+    limit = DERIVED_FACTOR * (limit or MAX_TENSOR_ELEMENTS)
+
+    def check(where: str, shape: list[int]) -> None:
+        if (count := elements(shape)) > limit:
+            raise ValueError(f"{where}: shape {shape} has {count} elements, more than the limit of {limit} for a "
+                             f"tensor a case derives ({DERIVED_FACTOR} x --max-tensor-elements)")
+
+    for number, shape in enumerate(output_shapes or []):
+        check(f"output {number} (from the attributes and input shapes)", [int(d) for d in shape])
+    pads = attributes.get("pads")
+    if not input_shapes or not isinstance(pads, list) or not pads or len(pads) % 2 \
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in pads):
+        return
+    shape, axes = [int(d) for d in input_shapes[0]], len(pads) // 2
+    if len(shape) < axes:
+        return
+    lead = len(shape) - axes
+    padded = shape[:lead] + [d + max(0, pads[i]) + max(0, pads[i + axes]) for i, d in enumerate(shape[lead:])]
+    if padded != shape:
+        check(f"input 0 padded by pads {pads} (a buffer the op needs)", padded)
+
+
 def flat_count(where: str, data: Any) -> tuple[int, list[int]]:
     """(number of values, nested shape) of literal data; ValueError for ragged or non-numeric data."""
     if isinstance(data, int) and not isinstance(data, bool) and abs(data) > 2**64 and not _fits_float(data):
