@@ -43,6 +43,8 @@ EXPECTED_ERRATA = {
     "openvino/AdaptiveMaxPool-8/spec_example[float32]": "output_type",
     # GatherND-8's Example 7 prints its data and output rows without commas ("[ 1  2  3  4]")
     "openvino/GatherND-8/nd8_example_7[float32]": "missing ','",
+    # StridedSlice-1's example 4 claims [1, 3, 3] (its end_mask sentence) where its array[1:, :, ::-1] gives [1, 3, 4]
+    "openvino/StridedSlice-1/ss_spec_example_4[float32]": "claims output shape [1, 3, 3]",
     # onnx prints these expected values with four decimals: 0.1511 where the inputs give 0.15105554
     # (docs/spec-notes.md); reported as an erratum of the node test, not absorbed by a looser tolerance
     # Squeeze-15's example 5 prints its output of dynamic rank as a port without dims, which reads as a scalar

@@ -207,3 +207,83 @@ def test_slice_page_examples_and_a_planted_off_by_one() -> None:
     assert planted != sl(9, 0, -1)
     with pytest.raises(SpecViolation):
         sl(0, 4, 0)
+
+
+def _naive_strided_slice(data: np.ndarray, begin, end, stride, masks: dict) -> np.ndarray:
+    """The page's step walk, written out: per step i a new axis, the ellipsis's skipped axes, a shrunk element or a
+    Python slice (begin/end masks open the ends); data axes left after the last step are copied whole."""
+    m = len(begin)
+    bit = {k: (list(v) + [0] * m)[:m] for k, v in masks.items()}
+    consumed = sum(1 for i in range(m) if not bit["new_axis_mask"][i] and not bit["ellipsis_mask"][i])
+    plan, axis = [], 0  # per output axis: ("new",), ("keep", positions) or ("drop", position)
+    for i in range(m):
+        if bit["ellipsis_mask"][i]:
+            for _ in range(data.ndim - consumed):
+                plan.append(("keep", axis, list(range(data.shape[axis]))))
+                axis += 1
+        elif bit["new_axis_mask"][i]:
+            plan.append(("new",))
+        elif bit["shrink_axis_mask"][i]:
+            plan.append(("drop", axis, begin[i] % data.shape[axis]))
+            axis += 1
+        else:
+            n, step = data.shape[axis], stride[i]
+            first = begin[i] if not bit["begin_mask"][i] else (0 if step > 0 else n - 1)
+            last = end[i] if not bit["end_mask"][i] else (n if step > 0 else -n - 1)
+            plan.append(("keep", axis, _python_positions(n, first, last, step)))
+            axis += 1
+    plan += [("keep", a, list(range(data.shape[a]))) for a in range(axis, data.ndim)]
+    shape = [1 if p[0] == "new" else len(p[2]) for p in plan if p[0] != "drop"]
+    out = np.zeros(shape, data.dtype)
+    for pos in itertools.product(*map(range, shape)):
+        source, k = [0] * data.ndim, 0
+        for p in plan:
+            if p[0] == "drop":
+                source[p[1]] = p[2]
+                continue
+            if p[0] == "keep":
+                source[p[1]] = p[2][pos[k]]
+            k += 1
+        out[pos] = data[tuple(source)]
+    return out
+
+
+STRIDED = [([0, 1, 0], [2, 3, 4], [1, 1, 2], {}), ([1, 1, 123], [0, 0, 2], [1, 1, -1],
+                                                  {"begin_mask": [0, 1, 1], "end_mask": [1, 1, 1]}),
+           ([1234, 0, -1, 0], [1234, 2, 9876, 4], [132, 1, 241, 1], {"new_axis_mask": [1, 0, 1, 0]}),
+           ([0, -1], [0, -1], [1, 1], {"begin_mask": [1], "end_mask": [1], "shrink_axis_mask": [0, 1]}),
+           ([1, 0, 0], [3, 0, 0], [1, 1, -1],
+            {"begin_mask": [0, 0, 1], "end_mask": [0, 0, 1], "ellipsis_mask": [0, 1]}),
+           ([0, 0, 0, 2], [0, 0, 0, 0], [1, 1, 1, 1], {"end_mask": [0, 0, 0, 1], "new_axis_mask": [0, 0, 1],
+                                                       "shrink_axis_mask": [1], "ellipsis_mask": [0, 1]}),
+           ([-100, 100], [100, -100], [1, -2], {}), ([1, 3], [3, 0], [1, -1], {})]
+
+
+@pytest.mark.parametrize(("begin", "end", "stride", "masks"), STRIDED)
+def test_strided_slice_matches_the_step_walk(begin, end, stride, masks) -> None:
+    data = np.arange(4 * 3 * 5 * 6).reshape(4, 3, 5, 6).astype(np.float32)
+    full = {k: masks.get(k, [0]) for k in ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask",
+                                          "ellipsis_mask")}
+    got = _run("StridedSlice", 1, [data, np.array(begin), np.array(end), np.array(stride)], full).outputs[0]
+    want = _naive_strided_slice(data, begin, end, stride, full)
+    assert got.shape == want.shape and (got == want).all()
+
+
+def test_strided_slice_page_shapes_and_what_the_text_forbids() -> None:
+    def shape(data, begin, end, stride, **masks):
+        full = {"begin_mask": [0], "end_mask": [0], **masks}
+        values = {1: np.array(begin), 2: np.array(end), 3: np.array(stride)}
+        return reference.output_shapes("openvino", "StridedSlice", 1, [data, (len(begin),) * 1, (len(end),),
+                                                                       (len(stride),)], full, values)[0]
+    assert shape((4,) * 6, [0, 1, 0, 1, 3, 3], [4, 4, 4, 4, 0, 0], [1, 1, 2, 2, -1, -2]) == (4, 3, 2, 2, 3, 2)
+    assert shape((2, 3, 4), [0, 0, 0], [2, 2, -1], [1, 1, 1]) == (2, 2, 3)
+    assert shape((2, 4), [1234, 0, -1, 0], [1234, 2, 9876, 4], [132, 1, 241, 1], new_axis_mask=[1, 0, 1, 0]) == \
+        (1, 2, 1, 4)
+    assert shape((1, 2, 384, 640, 8), [0] * 5, [1, 0, 384, 640, 8], [1] * 5, shrink_axis_mask=[0, 1]) == \
+        (1, 384, 640, 8)
+    assert shape((10,) * 10, [0, 0, 0], [4, 0, 5], [1, -1, 1], ellipsis_mask=[0, 1, 0]) == (4, *(10,) * 8, 5)
+    for masks in ({"shrink_axis_mask": [1]}, {"ellipsis_mask": [1, 1]}, {"begin_mask": [2]}):
+        with pytest.raises(SpecViolation):
+            shape((4, 3), [1, 0], [2, 1], [1, 1], **masks)
+    with pytest.raises(SpecViolation):
+        shape((4,), [0], [4], [0])

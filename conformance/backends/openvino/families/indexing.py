@@ -57,6 +57,18 @@ def _gather(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> 
     return opset.gather(x[0], x[1], x[2], int(a["batch_dims"]))
 
 
+def _strided_slice(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    if len(x) < 4:  # the opset API takes no optional stride: the text's default, ones
+        ones = opset.constant(np.ones(x[1].get_output_partial_shape(0).to_shape(), dtype=np.int64))
+        x = [*x, opset.convert_like(ones, x[1])]
+    # every mask padded with zeros (or cut) to len(begin), which the text says a shorter (longer) one means: the
+    # opset API refuses masks of unequal lengths; the IR column writes them as the case gives them
+    m = int(x[1].get_output_partial_shape(0).to_shape()[0])
+    masks = [([int(v) for v in (a[name] if isinstance(a[name], list | tuple) else [a[name]])] + [0] * m)[:m]
+             for name in ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")]
+    return opset.strided_slice(*x, *masks)
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
@@ -65,5 +77,6 @@ BUILDERS: dict[str, OpsetBuilder] = {
                                lambda o, x, a, c: o.gather_elements(x[0], x[1], int(a["axis"]))),
     "GatherND": _builder("GatherND", {8: "openvino.opset8"}, (P, P),
                          lambda o, x, a, c: o.gather_nd(x[0], x[1], int(a["batch_dims"]))),
+    "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
 }
