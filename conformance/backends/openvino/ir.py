@@ -106,7 +106,9 @@ def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
     outs = output_ports(case, inputs)
     first_out = op_id  # output port ids follow the input ports
     op_outputs = "".join(_port(first_out + i, PRECISIONS[t], dims, names[i]) for i, (t, dims) in enumerate(outs))
-    layers.append(f'<layer id="{op_id}" name="pool" type="{case.op}" version="{builder.opset_name(case.version)}">'
+    entry = ops.find(case.domain, case.op)
+    layer_type = entry.ir_layer if entry is not None and entry.ir_layer else case.op  # PReLU is read as "PRelu"
+    layers.append(f'<layer id="{op_id}" name="pool" type="{layer_type}" version="{builder.opset_name(case.version)}">'
                   f"{_data(attributes)}<input>{ports}</input><output>{op_outputs}</output></layer>")
     for i, (t, dims) in enumerate(outs):
         result = op_id + 1 + i

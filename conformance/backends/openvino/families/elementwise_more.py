@@ -79,6 +79,23 @@ def _with_inputs(factory: str) -> Build:
     return lambda opset, inputs, case, attributes: getattr(opset, factory)(*inputs)
 
 
+def _scalars(op: str, opsets: dict[int, str], factory: str, one_input: str | None = None) -> OpsetBuilder:
+    """data a Parameter, every further input (alpha, lambda, beta) a Constant holding the case's values.
+    ``one_input``: the opset whose node factory builds the op of data alone (opset4.swish without beta adds a
+    float32 beta of its own, which a float16, bfloat16 or float64 data then refuses)."""
+
+    def built(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+        _attributes(case)
+        if one_input is not None and len(inputs) == 1:
+            from openvino.utils.node_factory import NodeFactory
+
+            return NodeFactory(one_input).create(op, [inputs[0].output(0)], {})
+        return getattr(opset, factory)(*inputs)
+
+    return OpsetBuilder(opsets=opsets, build=built, constants=lambda case, arrays: list(arrays[1:]),
+                        dtypes_at=_schema_dtypes(op), dtype_note=_NOTE)
+
+
 def _convert(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:
     return opset.convert(inputs[0], str(attributes["destination_type"]))
 
@@ -104,4 +121,9 @@ BUILDERS: dict[str, OpsetBuilder] = {
     **{op: binary(op, factory, V1) for op, factory in (("FloorMod", "floor_mod"), ("Mod", "mod"),
                                                        ("Power", "power"))},
     "Round": node("Round", V5, _round),
+    # activations whose parameters are inputs: the slope a Parameter, the scalars Constants (as many as given)
+    "PReLU": node("PReLU", V1, _with_inputs("prelu"), roles=P2),
+    "Selu": _scalars("Selu", V1, "selu"),
+    "HardSigmoid": _scalars("HardSigmoid", V1, "hard_sigmoid"),
+    "Swish": _scalars("Swish", V4, "swish", one_input="opset4"),
 }
