@@ -373,6 +373,20 @@ def _largest_port(block: str) -> int:
     return max((int(np.prod([int(d) for d in re.findall(r"<dim>\s*(\d+)\s*</dim>", p)])) for p in ports), default=0)
 
 
+def _well_formed(layer: str) -> bool:
+    """Whether a spec's <layer> example reads as XML (its elided "..." removed, as the case loader does); one the
+    page leaves unclosed (GroupConvolution's) counts, its case closes it."""
+    from conformance.suite.irxml import IrXmlError, parse_layer
+
+    if "</layer>" not in layer:
+        return True
+    try:
+        parse_layer(layer[:layer.index("</layer>") + len("</layer>")])
+    except IrXmlError:
+        return False
+    return True
+
+
 def test_every_layer_example_of_a_modelled_openvino_page_is_a_case():
     """Each registered OpenVINO op-version's page: every code block holding a <layer> is a spec-example case (the
     pooling pages are the older copies read above; the opset copy's index names every other page)."""
@@ -401,6 +415,10 @@ def test_every_layer_example_of_a_modelled_openvino_page_is_a_case():
             # an example whose input holds more elements than a case tensor may (the loader's per-tensor limit)
             # cannot be a case: docs/spec-notes.md lists each with its op
             blocks = [b for b in blocks if _largest_port(b) <= guards.MAX_TENSOR_ELEMENTS]
-            assert examples.get((entry.op, version), 0) == len(blocks), (entry.op, version)
+            # every <layer> of a block is an example (Broadcast prints several in one), but one that is no
+            # well-formed XML (Tile-1's "<dim>5/dim>"), which cannot be a case: docs/spec-notes.md lists each
+            layers = [layer for b in blocks for layer in b.split("\n\n\n")[0].split("<layer")[1:]
+                      if _well_formed("<layer" + layer)]
+            assert examples.get((entry.op, version), 0) == len(layers), (entry.op, version)
             checked += 1
     assert checked >= 30

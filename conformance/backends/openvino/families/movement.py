@@ -83,7 +83,27 @@ BUILDERS: dict[str, OpsetBuilder] = {
                        lambda o, i, c, a: o.shape_of(i[0], str(a["output_type"])) if c.version >= 3
                        else o.shape_of(i[0])),
     "Transpose": builder("Transpose", {1: "openvino.opset1"}, lambda o, i, c, a: o.transpose(i[0], i[1])),
+    "Concat": AllParameters(opsets={1: "openvino.opset1"},
+                            build=lambda o, i, c: o.concat(list(i), int(_attributes(c)["axis"])),
+                            dtypes_at=_schema_dtypes("Concat"),
+                            dtype_note="takes the types its schema's constraint names"),
+    "Split": builder("Split", {1: "openvino.opset1"}, lambda o, i, c, a: o.split(i[0], i[1], int(a["num_splits"]))),
+    "VariadicSplit": builder("VariadicSplit", {1: "openvino.opset1"},
+                             lambda o, i, c, a: o.variadic_split(i[0], i[1], i[2])),
+    "Tile": builder("Tile", {1: "openvino.opset1"}, lambda o, i, c, a: o.tile(i[0], i[1])),
+    "Broadcast": builder("Broadcast", {1: "openvino.opset1", 3: "openvino.opset3"},
+                         lambda o, i, c, a: _broadcast(o, i, c, a)),
 }
+
+
+def _broadcast(opset: Any, inputs: list[Any], case: CaseInstance, attrs: dict[str, Any]) -> Any:
+    mapping = inputs[2] if len(inputs) > 2 else None
+    mode = str(attrs["mode"]).upper()
+    if mode == "EXPLICIT" and mapping is None:  # the factory fails in Python (OVTypeError), not in OpenVINO
+        raise Unsupported("the opset API cannot build an explicit Broadcast without axes_mapping")
+    if case.version >= 3:
+        return opset.broadcast(inputs[0], inputs[1], mapping, broadcast_spec=mode)
+    return opset.broadcast(inputs[0], inputs[1], mapping, mode=mode)
 
 
 def _squeeze(opset: Any, inputs: list[Any], case: CaseInstance, attrs: dict[str, Any]) -> Any:
