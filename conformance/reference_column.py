@@ -70,7 +70,7 @@ def spec_claims(instance: CaseInstance, prediction: Prediction) -> list[str]:
     example = instance.case.spec_example
     if example is None:
         return errata
-    errata += [f"the example's XML is not well-formed: {d}" for d in example.defects]
+    errata += [f"the example as published is malformed: {d}" for d in example.defects]
     if example.unknown_attributes:
         errata.append(f"the example uses attribute(s) {', '.join(example.unknown_attributes)} that "
                       f"{instance.op}-{instance.version} does not define")

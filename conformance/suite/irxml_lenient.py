@@ -81,12 +81,30 @@ class _Builder(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         open_tags = [e.tag for e in self.stack]
         if tag not in open_tags:
-            self.defects.append(f"line {self._line()}: </{tag}> closes no open <{tag}>")
+            if not self._reopen(tag):
+                self.defects.append(f"line {self._line()}: </{tag}> closes no open <{tag}>")
             return
         while self.stack[-1].tag != tag:
             self.defects.append(f"line {self._line()}: <{self.stack[-1].tag}> is not closed before </{tag}>")
             self.stack.pop()
         self.stack.pop()
+
+    def _reopen(self, tag: str) -> bool:
+        """A stray ``</port>`` after a self-closed ``<port .../>`` of the same parent: the slash read as the typo,
+        the elements between (its ``<dim>``s) moved into it."""
+        parent = self.stack[-1] if self.stack else None
+        children = list(parent) if parent is not None else []
+        last = next((i for i in range(len(children) - 1, -1, -1) if children[i].tag == tag), None)
+        if last is None or len(children[last]):
+            return False
+        moved = children[last + 1:]
+        for child in moved:
+            parent.remove(child)
+            children[last].append(child)
+        written = " ".join(f"{k}={v!r}" for k, v in children[last].attrib.items())
+        self.defects.append(f"line {self._line()}: <{tag} {written}/> is self-closed and later closed by </{tag}>: "
+                            f"the {len(moved)} element(s) between read as its own")
+        return True
 
     def handle_data(self, data: str) -> None:
         if self.stack and data.strip():

@@ -7,6 +7,7 @@ does not validate fails alone (``LoadedFile.errors``) and the file's other cases
 from __future__ import annotations
 
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -296,9 +297,16 @@ def _case(raw: Any, doc: dict, versions: tuple[int, ...], file: str, line: int, 
             raise ValueError(str(exc)) from None
         # the spelling's case may differ: PReLU's page prints its examples as type="Prelu" (docs/spec-notes.md)
         if example.layer_type.lower() != str(doc["op"]).lower():
-            raise ValueError(f"ir_xml layer type {example.layer_type!r} is not the file's op {doc['op']!r}")
+            if not example.defects:
+                raise ValueError(f"ir_xml layer type {example.layer_type!r} is not the file's op {doc['op']!r}")
+            # a published example that is malformed already: its wrong type is one more erratum, and it runs
+            example = replace(example, defects=(*example.defects, f"its layer type {example.layer_type!r} is not "
+                                                f"the page's op {doc['op']!r}"))
         attributes = {**example.attributes, **attributes}
-    inputs = _tensors(raw.get("inputs"), "inputs", example, case_id, max_elements)
+    errata: list[str] = []
+    inputs = _tensors(raw.get("inputs"), "inputs", example, case_id, max_elements, errata)
+    if example is not None and errata:
+        example = replace(example, defects=(*example.defects, *errata))
     if not inputs:
         raise ValueError("a case needs at least one input")
     outputs = _tensors(raw.get("outputs"), "outputs", None, case_id, max_elements) if raw.get("outputs") else ()
@@ -342,7 +350,9 @@ def _default_dtypes(inputs: tuple[TensorSpec, ...]) -> tuple[str, ...]:
 
 
 def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str,
-             max_elements: int | None = None) -> tuple[TensorSpec, ...]:
+             max_elements: int | None = None, errata: list[str] | None = None) -> tuple[TensorSpec, ...]:
+    """The case's tensors; ``errata`` collects what a malformed example's ports contradict (else an error)."""
+    errata = [] if errata is None else errata
     raw = raw or {}
     if not isinstance(raw, dict):
         raise ValueError(f"{key} must be a mapping of name -> tensor")
@@ -359,7 +369,11 @@ def _tensors(raw: Any, key: str, example: SpecExample | None, case_id: str,
         if example is not None and index < len(example.input_dims):
             dims = example.input_dims[index]
             if shape is not None and not concrete_of(dims, shape):
-                raise ValueError(f"{key}.{name}: shape {shape} contradicts the ir_xml port dims {list(dims)}")
+                if not example.defects:
+                    raise ValueError(f"{key}.{name}: shape {shape} contradicts the ir_xml port dims {list(dims)}")
+                # a malformed published example: the value its text states wins, the port's dims are its erratum
+                errata.append(f"port {index} ({name}) has dims {list(dims)}, the value the example states has "
+                              f"shape {shape}")
             if shape is None and -1 in dims:
                 raise ValueError(f"{key}.{name}: the ir_xml port dims {list(dims)} are dynamic (-1): the case gives "
                                  "the concrete shape it runs")

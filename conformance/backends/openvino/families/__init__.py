@@ -1,6 +1,7 @@
 """OpenVINO builders, one module per op family (``elementwise.py``, ...): each exports ``BUILDERS``, op -> its
 ``OpsetBuilder``. builders.py collects every module of this package, so adding a family is adding a module here
-(no table to edit); an op two modules build is refused at import.
+(no table to edit); an op two modules build is refused at import. A module named ``_*`` is a helper the
+families share (``_inputs.py``), not collected.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ def collect() -> dict[str, OpsetBuilder]:
     found: dict[str, OpsetBuilder] = {}
     where: dict[str, str] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):  # a helper the family modules share, not a family
+            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         table = getattr(module, "BUILDERS", None)
         if not isinstance(table, dict):

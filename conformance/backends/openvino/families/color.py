@@ -9,28 +9,16 @@ answer ``unsupported`` for them (docs/openvino-opset.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpInput, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
 from conformance.model import CaseInstance
 
 
-@dataclass(frozen=True)
-class PlanesBuilder(OpsetBuilder):
-    """Every input the case gives is a Parameter (one plane, or Y and the chroma planes)."""
-
-    def op_inputs(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[OpInput]:
-        names = case.input_names
-        return [OpInput(port, PARAMETER, x, names[port] if port < len(names) else f"input{port}")
-                for port, x in enumerate(inputs)]
-
-
-def _planes(factory: str) -> PlanesBuilder:
+def _planes(factory: str) -> GivenInputs:
     def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
         unknown = sorted(set(case.attributes) - ops.entry(case.domain, case.op).schema.attribute_names(case.version))
         if unknown:
@@ -41,7 +29,7 @@ def _planes(factory: str) -> PlanesBuilder:
         allowed = ops.entry("openvino", factory_ops[factory]).schema.supported_dtypes(version)
         return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return PlanesBuilder(opsets={8: "openvino.opset8"}, build=build, dtypes_at=dtypes_at,
+    return GivenInputs(opsets={8: "openvino.opset8"}, build=build, dtypes_at=dtypes_at,
                          dtype_note="takes uint8 or a floating-point type, as its schema's constraint")
 
 

@@ -1,0 +1,13 @@
+"""OpenVINO EmbeddingBagPackedSum (reference/openvino_embedding_bag_packed_sum.py holds the semantics): sums of bags of
+embedding rows, one per row of indices. Judged by the accumulation bound, K the largest bag, at the weighted rows'
+magnitudes.
+"""
+
+from __future__ import annotations
+
+from conformance.ops.spec import OpEntry
+from conformance_reference import openvino_embedding_bag_packed_sum
+
+ENTRY = OpEntry(schema=openvino_embedding_bag_packed_sum.SCHEMA, error_models={"output": "accumulate"},
+                ir_layer="EmbeddingBagPackedSum", layout_inputs=(),
+                summary="sums of bags of embedding rows, one per row of indices")

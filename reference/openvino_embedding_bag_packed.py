@@ -1,0 +1,19 @@
+"""OpenVINO EmbeddingBagPacked-15: the sums or means (``reduction``) of bags of embedding rows, one bag per row of 2-D
+indices (reference/_embedding.py, reference/_embedding_groups.py: the page's semantics, its forbidden inputs and
+what it leaves open)."""
+
+from __future__ import annotations
+
+from ._embedding import EMBEDDING_TYPES, INDEX_TYPES, embedding_op
+from ._embedding_groups import by_rows, rows_rows
+from .schema import Attribute, Port, Schema
+
+SCHEMA = Schema("openvino", "EmbeddingBagPacked", (15,),
+                attributes=(Attribute("reduction", "enum", default="sum", values=("sum", "mean")),),
+                inputs=(Port("emb_table"),
+                        Port("indices", dtypes=INDEX_TYPES),
+                        Port("per_sample_weights", optional=True)),
+                outputs=(Port("output"),), types=((0, EMBEDDING_TYPES),))
+VERSIONS = SCHEMA.versions
+
+output_shapes, evaluate, window_elements = embedding_op(SCHEMA, by_rows, rows_rows, weights_port=2)
