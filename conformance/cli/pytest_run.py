@@ -56,7 +56,8 @@ def build_pytest_args(args: argparse.Namespace, results: Path, run_id: str = "",
     if args.shard or part:
         cmd += [f"--shard={args.shard or part}"]
     cmd += [f"--shard-costs={costs}"] if costs is not None else []
-    cmd += [f"--isolation={args.isolation}", f"--case-timeout={args.case_timeout}"]
+    cmd += [f"--isolation={args.isolation}"]
+    cmd += [f"--case-timeout={args.case_timeout}"] if args.case_timeout is not None else []
     cmd += [f"--worker-memory={args.worker_memory}"] if args.worker_memory is not None else []
     cmd += [f"--isa={args.isa}"] if args.isa else []
     cmd += ["--no-batch"] if args.no_batch else []

@@ -42,8 +42,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--shard", type=shard, help="run shard i/n of the items")
     parser.add_argument("--isolation", choices=["auto", "process", "item", "none"], default="auto",
                         help="run backends in worker processes (auto: third-party ones and native ones that can crash)")
-    parser.add_argument("--case-timeout", type=seconds, default=60,
-                        help="seconds per case before 'timeout' (0: no limit)")
+    parser.add_argument("--case-timeout", type=seconds, default=None,
+                        help="seconds per case of an isolated backend before 'timeout' (default 60; 0: no limit; not "
+                        "with --isolation none, where no case can be stopped)")
     parser.add_argument("--worker-memory", type=memory_size, default=None,
                         help="resident memory per isolated backend's worker before 'crash' (default 4G; 0: none)")
     parser.add_argument("--isa", help="ISA levels to run backends with a faithful cap at, one column each "
@@ -76,6 +77,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
         machine.expand_axis([args.isa] if args.isa else [], native="")  # the level names; the machine's own is valid
     except machine.LevelError as exc:
         raise UsageError(f"--isa={args.isa}: {exc}") from None
+    if args.case_timeout and args.isolation == "none":  # in-process, nothing can stop a case: said, not ignored
+        raise UsageError(f"--case-timeout={args.case_timeout:g} with --isolation=none: an in-process backend cannot "
+                         "be stopped, so no case would be timed out; use --isolation=process (or auto), or "
+                         "--case-timeout=0")
     if args.k:
         try:
             keyword_expression(args.k)  # pytest's own parser of -k

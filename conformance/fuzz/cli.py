@@ -70,8 +70,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-shrink", type=count(0), default=200, help="backend runs allowed per shrink (default 200)")
     p.add_argument("--isolation", choices=("auto", "process", "none"), default="auto",
                    help="run the backend in a worker process: auto = the backends known to abort (default)")
-    p.add_argument("--case-timeout", type=seconds("no limit"), default=30.0,
-                   help="seconds per case in a worker (status timeout; 0: no limit)")
+    p.add_argument("--case-timeout", type=seconds("no limit"), default=None,
+                   help="seconds per case in a worker (status timeout; default 30; 0: no limit; not with --isolation "
+                   "none, where no case can be stopped)")
     p.add_argument("-o", "--output", default="findings", help="output folder (default findings/)")
     return p
 
@@ -166,8 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     if problem := version_problem(args.domain, args.op, args.version):
         print(f"conformance fuzz: {problem}", file=sys.stderr)
         return 2
+    if args.case_timeout and args.isolation == "none":  # in-process, nothing can stop a case: said, not ignored
+        print(f"conformance fuzz: --case-timeout={args.case_timeout:g} with --isolation none: an in-process backend "
+              "cannot be stopped; use --isolation process (or auto), or --case-timeout 0", file=sys.stderr)
+        return 2
     try:
-        backend = make_backend(args.backend, args.isolation, args.case_timeout)
+        backend = make_backend(args.backend, args.isolation, 30.0 if args.case_timeout is None else args.case_timeout)
     except SystemExit as exc:
         print(exc, file=sys.stderr)
         return 2

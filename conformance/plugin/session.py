@@ -27,13 +27,16 @@ columns_key = pytest.StashKey[Columns]()
 #: resolved once, by the controller (it constructs every installed backend to see that it loads: ~1.8 s), and
 #: every worker makes the same columns from it
 WORKER_SPECS = "conformance_backend_specs"
+#: seconds a case of an isolated backend may take when --case-timeout is not given
+CASE_TIMEOUT = 60.0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "operator conformance suite")
     group.addoption(
-        "--case-timeout", type=seconds, default=60.0, metavar="SECONDS",
-        help="an isolated backend that gives no result within SECONDS is killed: status timeout (0: no limit)",
+        "--case-timeout", type=seconds, default=None, metavar="SECONDS",
+        help=f"an isolated backend that gives no result within SECONDS is killed: status timeout (default "
+        f"{CASE_TIMEOUT:g}; 0: no limit). With --isolation=none no case can be stopped: giving both is a usage error",
     )
     group.addoption(
         "--worker-memory", type=memory_size, default=None, metavar="SIZE",
@@ -65,12 +68,25 @@ def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerControl
         node.workerinput[WORKER_SPECS] = list(columns.specs)
 
 
+def case_timeout(config: pytest.Config) -> float:
+    """``--case-timeout``, or CASE_TIMEOUT when not given. An in-process backend (``--isolation=none``) cannot be
+    stopped: a timeout given with it would be ignored without a word (a 20 s sleep passed a 3 s timeout), so the
+    two together are a usage error (0, no limit, goes with anything)."""
+    given = config.getoption("case_timeout", None)
+    if given and config.getoption("isolation", "auto") == "none":
+        raise pytest.UsageError(f"--case-timeout={given:g} with --isolation=none: an in-process backend cannot be "
+                                "stopped, so no case would be timed out; use --isolation=process (or auto, which "
+                                "runs third-party backends in workers), or --case-timeout=0")
+    return CASE_TIMEOUT if given is None else float(given)
+
+
 def create_columns(config: pytest.Config, backend_values: list[str]) -> Columns:
     from conformance.backends.base import Backend, NotInstalled
     from conformance.backends.column import enter
     from conformance.backends.discovery import installed
     from conformance.backends.isolation import isolated_backend
 
+    timeout = case_timeout(config)
     handed = (getattr(config, "workerinput", None) or {}).get(WORKER_SPECS)
     specs = list(handed) if handed is not None else installed.parse_selection(backend_values)
     levels = config.hook.pytest_conformance_isa_levels(config=config) or []
@@ -90,7 +106,6 @@ def create_columns(config: pytest.Config, backend_values: list[str]) -> Columns:
         except Exception as exc:  # there but unusable (e.g. two oneDNN wheels' copies of one library)
             raise pytest.UsageError(f"--backend={spec}: cannot load it: {type(exc).__name__}: {exc}") from exc
         try:
-            timeout = config.getoption("case_timeout", 60.0)
             # --case-timeout bounds every phase, the backend's construction in its worker too, with a floor:
             # loading a runtime on a busy machine is not a case's cost (and a failed start is not retried)
             start = max(timeout, isolated_backend.START_TIMEOUT_FLOOR) if timeout > 0 else 0
