@@ -107,6 +107,7 @@ def mapped(schema: Schema, shape: Shape, value: Value, magnitude: Magnitude | No
         label, arrays, found = _broadcast(since, inputs, attributes)
         with np.errstate(all="ignore"):
             out, mask = value(label, arrays, found)
+        out = np.asarray(out)  # NumPy's ufuncs return a scalar for 0-d operands
         mask = None if mask is None else np.broadcast_to(np.asarray(mask, dtype=bool), out.shape)
         return [out], [mask if mask is not None and mask.any() else None]
 

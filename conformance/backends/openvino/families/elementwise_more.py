@@ -126,4 +126,10 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "Selu": _scalars("Selu", V1, "selu"),
     "HardSigmoid": _scalars("HardSigmoid", V1, "hard_sigmoid"),
     "Swish": _scalars("Swish", V4, "swish", one_input="opset4"),
+    # bitwise
+    **{op: binary(op, factory, {13: "openvino.opset13"}) for op, factory in (
+        ("BitwiseAnd", "bitwise_and"), ("BitwiseOr", "bitwise_or"), ("BitwiseXor", "bitwise_xor"))},
+    "BitwiseNot": node("BitwiseNot", {13: "openvino.opset13"}, _unary("bitwise_not")),
+    **{op: binary(op, factory, {15: "openvino.opset15"}) for op, factory in (
+        ("BitwiseLeftShift", "bitwise_left_shift"), ("BitwiseRightShift", "bitwise_right_shift"))},
 }
