@@ -40,7 +40,7 @@ def dtype_name(x: np.ndarray) -> str:
 
 
 def _index_values(label: str, name: str, value: Any, allowed: Sequence[str]) -> np.ndarray:
-    """An integer (or boolean) input as int64 values; SpecViolation for a type outside ``allowed``."""
+    """An integer input as int64 values (a boolean one as it is); SpecViolation for a type outside ``allowed``."""
     array = np.asarray(value)
     if array.dtype == object:  # the oracle's exact pass hands integers over as Python ints
         if not all(isinstance(v, int | np.integer | bool | np.bool_) for v in array.reshape(-1).tolist()):
@@ -49,7 +49,7 @@ def _index_values(label: str, name: str, value: Any, allowed: Sequence[str]) -> 
     kind = dtype_name(array)
     if kind not in allowed:
         raise SpecViolation(f"{label}: {name} of type {kind} is not one of {list(allowed)}")
-    return array.astype(np.int64)
+    return array if kind == "bool" else array.astype(np.int64)  # a mask stays boolean (Reverse's mask mode)
 
 
 def movement(schema: Schema, compute: Compute, minimum_inputs: int | None = None):

@@ -135,3 +135,87 @@ def test_a_planted_misplaced_explicit_axis_is_caught(monkeypatch) -> None:
     monkeypatch.setattr(openvino_broadcast, "broadcast_shape", planted)
     with pytest.raises((AssertionError, ValueError)):
         test_broadcast_replicates_along_the_unmapped_axes(3, (3, 1), [3, 2, 4], "explicit", [0, 2], (3, 2, 4))
+
+
+def _pad_source(mode: str, i: int, n: int) -> int | None:
+    """Where padded position i (0 = the input's first element) reads, by walking the text's rule one step at a
+    time: edge repeats the end, reflect bounces off the end element, symmetric off the boundary past it."""
+    if mode == "constant" and not 0 <= i < n:
+        return None
+    while not 0 <= i < n:
+        if mode == "edge":
+            i = 0 if i < 0 else n - 1
+        elif mode == "reflect":
+            i = -i if i < 0 else 2 * (n - 1) - i
+        else:
+            i = -1 - i if i < 0 else 2 * n - 1 - i
+    return i
+
+
+PAGE = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
+
+
+@pytest.mark.parametrize("version", [1, 12])
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric"])
+@pytest.mark.parametrize(("begin", "end"), [([0, 1], [2, 3]), ([2, -1], [-1, 3]), ([-1, -1], [-1, -1]),
+                                            ([1, 3], [2, 0])])
+def test_pad_reads_each_output_from_the_modes_source(version, mode, begin, end) -> None:
+    if version == 1 and min(begin + end) < 0:
+        return
+    if mode == "reflect" and max(begin + end) > 2:  # the text's limit, n - 1 (n = 3 on axis 0)
+        return
+    x = PAGE
+    y = _run("Pad", version, [x, np.array(begin), np.array(end), np.array(15, np.int32)] if mode == "constant"
+             else [x, np.array(begin), np.array(end)], {"pad_mode": mode})[0]
+    assert y.shape == tuple(max(b + n + e, 0) for b, n, e in zip(begin, x.shape, end))
+    for index in _indices(y.shape):
+        src = [_pad_source(mode, o - b, n) for o, b, n in zip(index, begin, x.shape)]
+        assert y[index] == (15 if None in src else x[tuple(src)])
+
+
+def test_pad_pages_printed_outputs() -> None:
+    page = {"constant": [[0, 1, 2, 3, 4, 0, 0, 0], [0, 5, 6, 7, 8, 0, 0, 0], [0, 9, 10, 11, 12, 0, 0, 0],
+                         [0] * 8, [0] * 8],
+            "reflect": [[2, 1, 2, 3, 4, 3, 2, 1], [6, 5, 6, 7, 8, 7, 6, 5], [10, 9, 10, 11, 12, 11, 10, 9],
+                        [6, 5, 6, 7, 8, 7, 6, 5], [2, 1, 2, 3, 4, 3, 2, 1]]}
+    for mode, want in page.items():
+        y = _run("Pad", 1, [PAGE, np.array([0, 1]), np.array([2, 3])], {"pad_mode": mode})[0]
+        assert y.tolist() == want
+    mixed = _run("Pad", 12, [PAGE, np.array([2, -1]), np.array([-1, 3])], {"pad_mode": "symmetric"})[0]
+    assert mixed.tolist() == [[6, 7, 8, 8, 7, 6], [2, 3, 4, 4, 3, 2], [2, 3, 4, 4, 3, 2], [6, 7, 8, 8, 7, 6]]
+
+
+def test_a_planted_symmetric_off_by_one_is_caught(monkeypatch) -> None:
+    from conformance_reference import openvino_pad
+
+    real = openvino_pad.source_index
+    monkeypatch.setattr(openvino_pad, "source_index",
+                        lambda mode, i, n: real("reflect" if mode == "symmetric" else mode, i, n))
+    with pytest.raises(AssertionError):
+        test_pad_reads_each_output_from_the_modes_source(12, "symmetric", [0, 1], [2, 3])
+
+
+@pytest.mark.parametrize(("mode", "axis", "flipped"), [
+    ("index", [0, 2], {0, 2}), ("index", [], set()), ("mask", [True, False, True], {0, 2}), ("index", [1], {1})])
+def test_reverse_maps_i_to_n_minus_1_minus_i(mode, axis, flipped) -> None:
+    x = _counted((2, 3, 4))
+    y = _run("Reverse", 1, [x, np.array(axis, bool if mode == "mask" else np.int64)], {"mode": mode})[0]
+    for index in _indices(x.shape):
+        at = tuple(n - 1 - i if a in flipped else i for a, (i, n) in enumerate(zip(index, x.shape)))
+        assert y[at] == x[index]
+
+
+@pytest.mark.parametrize(("shift", "axes", "want"), [
+    (1, 0, [[10, 11, 12], [1, 2, 3], [4, 5, 6], [7, 8, 9]]),  # the page's three examples
+    ([-1, 2], [0, 1], [[5, 6, 4], [8, 9, 7], [11, 12, 10], [2, 3, 1]]),
+    ([1, 2, 1], [0, 1, 0], [[8, 9, 7], [11, 12, 10], [2, 3, 1], [5, 6, 4]])])
+def test_roll_moves_element_i_to_i_plus_shift(shift, axes, want) -> None:
+    x = np.arange(1, 13, dtype=np.int32).reshape(4, 3)
+    y = _run("Roll", 7, [x, np.array(shift), np.array(axes)])[0]
+    assert y.tolist() == want
+    total = {}
+    for a, s in zip(np.atleast_1d(axes).tolist(), np.broadcast_to(shift, np.shape(axes) or (1,)).tolist()):
+        total[a] = total.get(a, 0) + s
+    for index in _indices(x.shape):
+        at = tuple((i + total.get(a, 0)) % n for a, (i, n) in enumerate(zip(index, x.shape)))
+        assert y[at] == x[index]

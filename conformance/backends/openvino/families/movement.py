@@ -93,6 +93,11 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "Tile": builder("Tile", {1: "openvino.opset1"}, lambda o, i, c, a: o.tile(i[0], i[1])),
     "Broadcast": builder("Broadcast", {1: "openvino.opset1", 3: "openvino.opset3"},
                          lambda o, i, c, a: _broadcast(o, i, c, a)),
+    "Pad": builder("Pad", {1: "openvino.opset1", 12: "openvino.opset12"},
+                   lambda o, i, c, a: o.pad(i[0], i[1], i[2], str(a["pad_mode"]), i[3] if len(i) > 3 else None)),
+    "Reverse": builder("Reverse", {1: "openvino.opset1"},
+                       lambda o, i, c, a: _factory("opset1", "Reverse", i, {"mode": str(a["mode"])})),
+    "Roll": builder("Roll", {7: "openvino.opset7"}, lambda o, i, c, a: o.roll(i[0], i[1], i[2])),
 }
 
 
