@@ -63,3 +63,22 @@ def data_input(x: Any, label: str, allowed: tuple[str, ...] = ANY_TYPE) -> np.nd
 def inputs_count(inputs: list[Any], counts: tuple[int, ...], label: str) -> None:
     if len(inputs) not in counts:
         raise SpecViolation(f"{label} takes {' or '.join(map(str, counts))} inputs, got {len(inputs)}")
+
+
+def scatter(data: np.ndarray, targets: list[np.ndarray], values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A copy of ``data`` with ``values`` written at ``targets`` (one index array per data axis, each of the
+    values' shape), and the mask of the elements written more than once with differing values: the scatter texts
+    leave the order of such writes undefined ("the order of updating the values is undefined"), so those elements
+    are unspecified; one written twice with one value is not."""
+    out = data.copy()
+    flat = np.ravel_multi_index(tuple(t.reshape(-1) for t in targets), data.shape) if data.size else \
+        np.zeros(0, dtype=np.int64)
+    written = values.reshape(-1)
+    out.reshape(-1)[flat] = written  # any order: a conflicting element is masked below
+    mask = np.zeros(data.size, dtype=bool)
+    first: dict[int, Any] = {}
+    for where, value in zip(flat.tolist(), written.tolist()):
+        if where in first and not (first[where] == value or (first[where] != first[where] and value != value)):
+            mask[where] = True
+        first.setdefault(where, value)
+    return out, (mask.reshape(data.shape) if mask.any() else None)

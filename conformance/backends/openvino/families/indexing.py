@@ -77,6 +77,13 @@ BUILDERS: dict[str, OpsetBuilder] = {
                                lambda o, x, a, c: o.gather_elements(x[0], x[1], int(a["axis"]))),
     "GatherND": _builder("GatherND", {8: "openvino.opset8"}, (P, P),
                          lambda o, x, a, c: o.gather_nd(x[0], x[1], int(a["batch_dims"]))),
+    "ScatterUpdate": _builder("ScatterUpdate", {3: "openvino.opset3"}, (P, P, P, C),
+                              lambda o, x, a, c: o.scatter_update(*x)),
+    "ScatterElementsUpdate": _builder("ScatterElementsUpdate", {3: "openvino.opset3"}, (P, P, P, C),
+                                      lambda o, x, a, c: o.scatter_elements_update(*x)),
+    # ScatterNDUpdate-3 is first listed in opset4 (the Python API's opset3 has no factory for it)
+    "ScatterNDUpdate": _builder("ScatterNDUpdate", {3: "openvino.opset4"}, (P, P, P),
+                                lambda o, x, a, c: o.scatter_nd_update(*x)),
     "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
 }
