@@ -16,8 +16,8 @@ from onnx.reference.ops._op import OpRunUnaryNum
 
 import conformance_reference as reference
 from conformance.backends.models.lowering import LOWERINGS, LoweredModel, lower
-from conformance.backends.models.lowering.elementwise import TABLE, clamp, same, squared_difference
-from conformance.backends.models.lowering.nodes import Graph, Recipe, lowering, node, output_name
+from conformance.backends.models.lowering.elementwise import TABLE, clamp, squared_difference
+from conformance.backends.models.lowering.nodes import Graph, Recipe, lowering, node, output_name, same
 from conformance.model import CaseInstance
 from conformance.oracle import predict
 from conformance.suite.expand import expand
@@ -206,6 +206,32 @@ def test_predicates_and_select_compute_the_openvino_reference():
             assert verdict(case, lower(case)) == "", (mode, dtype)
 
 
+def test_division_remainders_power_and_round_compute_the_openvino_reference():
+    """Every sign pair of dividend and divisor, floor and truncated integer division, both remainders, both Round
+    modes with halves and values just below them."""
+    a = {"shape": [8], "data": [7, -7, 7, -7, 0, 9, -9, 6]}
+    b = {"shape": [8], "data": [2, 2, -2, -2, 3, 4, 4, -3]}
+    for op, attributes in [("Divide", {"m_pythondiv": True}), ("Divide", {"m_pythondiv": False}), ("FloorMod", {}),
+                           ("Mod", {})]:
+        for dtype in FLOATS + SIGNED + ["uint8"]:
+            pair = {"a": {**a, "data": [abs(v) for v in a["data"]]}, "b": {**b, "data": [abs(v) for v in b["data"]]}
+                    } if dtype.startswith("u") else {"a": a, "b": b}
+            case = instance(op, 1, attributes, pair, dtype)
+            assert verdict(case, lower(case)) == "", (op, attributes, dtype)
+        halves = {"a": {"shape": [4], "data": [5.5, -5.5, 0.75, -0.0]}, "b": {"shape": [4], "data": [2, -2, 0.25, 3]}}
+        case = instance(op, 1, attributes, halves, "float32")
+        assert verdict(case, lower(case)) == "", (op, "halves")
+    for dtype in FLOATS + ["int32", "int64"]:
+        pair = {"a": {"shape": [4], "data": [2, -3, 0, 5]}, "b": {"shape": [4], "data": [3, 3, 2, 0]}}
+        case = instance("Power", 1, {}, pair, dtype)
+        assert verdict(case, lower(case)) == "", dtype
+    x = {"shape": [9], "data": [-4.5, -1.5, -0.5, 0.5, 2.5, 0.4999999701976776, -0.3, -0.0, 8388607.5]}
+    for mode in ("half_to_even", "half_away_from_zero"):
+        for dtype in FLOATS:
+            case = instance("Round", 5, {"mode": mode}, {"x": x}, dtype)
+            assert verdict(case, lower(case)) == "", (mode, dtype)
+
+
 MATMUL = [({}, [2, 3], [3, 4]), ({"transpose_a": True}, [3, 2], [3, 4]), ({"transpose_b": True}, [2, 3], [4, 3]),
           ({"transpose_a": True, "transpose_b": True}, [2, 3, 2], [4, 3]), ({}, [3], [3, 4]), ({}, [2, 3], [3]),
           ({"transpose_a": True, "transpose_b": True}, [5], [5]), ({}, [2, 1, 2, 3], [3, 3, 2])]
@@ -267,6 +293,13 @@ def test_wrong_integer_and_graph_equivalences_fail_the_check():
     swapped = same("IsInf", lambda a: {"detect_negative": int(a["detect_positive"]),
                                         "detect_positive": int(a["detect_negative"])})
     assert verdict(infinities, lowering(Recipe("IsInf", swapped, since=10))(infinities)) != ""
+    signs = {"a": {"shape": [4], "data": [7, -7, 7, -7]}, "b": {"shape": [4], "data": [2, 2, -2, -2]}}
+    floored = instance("Divide", 1, {"m_pythondiv": True}, signs, "int32")
+    assert verdict(floored, lowering(Recipe("Div", same("Div"), since=14))(floored)) != ""  # truncated
+    python_mod = instance("FloorMod", 1, {}, signs, "float32")
+    assert verdict(python_mod, lowering(Recipe("Mod", same("Mod", lambda a: {"fmod": 1}), since=13))(python_mod)) != ""
+    c_mod = instance("Mod", 1, {}, signs, "int32")
+    assert verdict(c_mod, lowering(Recipe("Mod", same("Mod"), since=13))(c_mod)) != ""  # Python's sign
 
 
 #: (op, version, attributes, inputs, dtype, what the reason names); OpenVINO rejects all but the type refusals

@@ -22,62 +22,29 @@ from typing import Any
 import numpy as np
 from onnx import numpy_helper
 
+from conformance.backends.models.lowering import division
 from conformance.backends.models.lowering.model import LoweredModel, NoLowering
-from conformance.backends.models.lowering.nodes import Build, Graph, Recipe, lowering, node, output_name
+from conformance.backends.models.lowering.nodes import (
+    Build,
+    Graph,
+    Recipe,
+    broadcast,
+    broadcast_notes,
+    lowering,
+    node,
+    output_name,
+    pair_notes,
+    same,
+)
 from conformance.dtypes import np_dtype
 from conformance.model import CaseInstance
-
-
-def same(op: str, attributes: Any = None) -> Build:
-    """One ONNX ``op`` node on the case's inputs; ``attributes(openvino attributes) -> ONNX attributes``."""
-
-    def build(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
-        return Graph([node(op, case.input_names, output_name(case), **(attributes(attrs) if attributes else {}))])
-
-    return build
-
-
-def broadcast(op: str) -> Build:
-    """``op`` on two tensors after OpenVINO's ``auto_broadcast``: numpy is ONNX's multidirectional broadcasting
-    (both reject shapes that do not broadcast); none and pdpd only where they give numpy's elements."""
-    single = same(op)
-
-    def build(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
-        notes = _broadcast_notes(case, attrs["auto_broadcast"])
-        graph = single(case, attrs)
-        return Graph(graph.nodes, notes=notes)
-
-    return build
-
-
-def _broadcast_notes(case: CaseInstance, mode: str) -> list[str]:
-    a, b = case.input_shapes
-    return _pair_notes(a, b, mode)
-
-
-def _pair_notes(a: tuple[int, ...], b: tuple[int, ...], mode: str) -> list[str]:
-    """B onto A by ``mode``: the notes where it gives numpy's elements, ``NoLowering`` where it does not."""
-    if mode == "numpy":
-        return []
-    if mode == "none":
-        if a != b:
-            raise NoLowering(f"auto_broadcast none with shapes {list(a)} and {list(b)}: OpenVINO rejects them, "
-                             "ONNX broadcasts them numpy-wise")
-        return []
-    # pdpd: B (its trailing 1s ignored) aligned onto A from axis rank(A) - rank(B), the stripped 1s put back:
-    # that is B right-aligned, numpy's alignment; where each of B's dims is 1 or A's, numpy gives A's shape and
-    # the same elements. Elsewhere pdpd rejects what numpy may broadcast (B of higher rank, A stretching).
-    if len(b) > len(a) or any(d not in (1, n) for d, n in zip(b, a[len(a) - len(b):])):
-        raise NoLowering(f"auto_broadcast pdpd rejects B {list(b)} onto A {list(a)} (B's rank at most A's, its "
-                         "dims 1 or A's): ONNX broadcasts them numpy-wise")
-    return [f"pdpd B {list(b)} onto A {list(a)} = numpy broadcasting"]
 
 
 def squared_difference(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
     """(a - b)^2 as d = a - b, d * d: two roundings (at most 1.5 ulp; the op's bound is 2, as OpenVINO's own
     kernel). Integers as (max(a, b) - min(a, b))^2: |a - b| never wraps where the square fits the type (a wrapped
     Sub is not ONNX-defined), and where it does not fit the element is unspecified."""
-    notes = _broadcast_notes(case, attrs["auto_broadcast"])
+    notes = broadcast_notes(case, attrs["auto_broadcast"])
     a, b = case.input_names
     y = output_name(case)
     if np_dtype(case.dtype).kind in "iu":
@@ -221,7 +188,7 @@ def select(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
     cond does not enlarge that shape (OpenVINO rejects a cond that would, ONNX broadcasts it: refused)."""
     cond, then, other = case.input_shapes
     mode = attrs["auto_broadcast"]
-    notes = _pair_notes(then, other, mode)
+    notes = pair_notes(then, other, mode)
     try:
         values = tuple(np.broadcast_shapes(then, other))
     except ValueError:  # both texts reject values that do not broadcast: the runtime must
@@ -229,7 +196,7 @@ def select(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
     if mode == "none" and cond != values:
         raise NoLowering(f"auto_broadcast none with cond {list(cond)} and values {list(values)}: OpenVINO rejects "
                          "unequal shapes, ONNX Where broadcasts them")
-    notes += _pair_notes(values, cond, "pdpd") if mode == "pdpd" else []
+    notes += pair_notes(values, cond, "pdpd") if mode == "pdpd" else []
     try:
         whole = tuple(np.broadcast_shapes(cond, values))
     except ValueError:
@@ -300,6 +267,13 @@ TABLE: dict[str, Recipe] = {
     "IsInf": Recipe("IsInf", is_inf, since=10),
     "IsFinite": Recipe("IsInf+IsNaN+Or+Not", is_finite, since=10),
     "Select": Recipe("Where", select, since=9),
+    # division and remainders: integer semantics built from ONNX's stated ones (Div truncates from 14, Mod fmod=0
+    # is Python's %, fmod=1 C's fmod on floats only)
+    "Divide": Recipe("Div", division.divide, since=14),
+    "FloorMod": Recipe("Mod", division.floor_mod, since=13),
+    "Mod": Recipe("Mod", division.mod, since=13),
+    "Power": Recipe("Pow", division.power, since=12),
+    "Round": Recipe("Round", division.round_, since=11),
 }
 
 _LOWER = {op: lowering(recipe) for op, recipe in TABLE.items()}

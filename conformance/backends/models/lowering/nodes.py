@@ -105,6 +105,51 @@ def lowering(recipe: Recipe) -> Callable[[CaseInstance], LoweredModel]:
     return lower
 
 
+def same(op: str, attributes: Any = None) -> Build:
+    """One ONNX ``op`` node on the case's inputs; ``attributes(openvino attributes) -> ONNX attributes``."""
+
+    def build(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+        return Graph([node(op, case.input_names, output_name(case), **(attributes(attrs) if attributes else {}))])
+
+    return build
+
+
+def broadcast(op: str) -> Build:
+    """``op`` on two tensors after OpenVINO's ``auto_broadcast``: numpy is ONNX's multidirectional broadcasting
+    (both reject shapes that do not broadcast); none and pdpd only where they give numpy's elements."""
+    single = same(op)
+
+    def build(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+        notes = broadcast_notes(case, attrs["auto_broadcast"])
+        graph = single(case, attrs)
+        return Graph(graph.nodes, notes=notes)
+
+    return build
+
+
+def broadcast_notes(case: CaseInstance, mode: str) -> list[str]:
+    a, b = case.input_shapes
+    return pair_notes(a, b, mode)
+
+
+def pair_notes(a: tuple[int, ...], b: tuple[int, ...], mode: str) -> list[str]:
+    """B onto A by ``mode``: the notes where it gives numpy's elements, ``NoLowering`` where it does not."""
+    if mode == "numpy":
+        return []
+    if mode == "none":
+        if a != b:
+            raise NoLowering(f"auto_broadcast none with shapes {list(a)} and {list(b)}: OpenVINO rejects them, "
+                             "ONNX broadcasts them numpy-wise")
+        return []
+    # pdpd: B (its trailing 1s ignored) aligned onto A from axis rank(A) - rank(B), the stripped 1s put back:
+    # that is B right-aligned, numpy's alignment; where each of B's dims is 1 or A's, numpy gives A's shape and
+    # the same elements. Elsewhere pdpd rejects what numpy may broadcast (B of higher rank, A stretching).
+    if len(b) > len(a) or any(d not in (1, n) for d, n in zip(b, a[len(a) - len(b):])):
+        raise NoLowering(f"auto_broadcast pdpd rejects B {list(b)} onto A {list(a)} (B's rank at most A's, its "
+                         "dims 1 or A's): ONNX broadcasts them numpy-wise")
+    return [f"pdpd B {list(b)} onto A {list(a)} = numpy broadcasting"]
+
+
 def node(op: str, inputs: list[str], output: str, **attributes: Any) -> onnx.NodeProto:
     return helper.make_node(op, inputs, [output], **attributes)
 
