@@ -49,6 +49,8 @@ EXPECTED_ERRATA = {
     # (docs/spec-notes.md); reported as an erratum of the node test, not absorbed by a looser tolerance
     # Squeeze-15's example 5 prints its output of dynamic rank as a port without dims, which reads as a scalar
     "openvino/Squeeze-15/spec_example_5[float32]": "claims output shape []",
+    # GroupConvolution-1's 1-D and 2-D examples end at </output>: their <layer> is never closed
+    **{f"openvino/GroupConvolution-1/spec_example_{n}[float32]": "<layer> is never closed" for n in (1, 2)},
     "ai.onnx/AveragePool-22/test_averagepool_2d_ceil_last_window_starts_on_pad[float32]":
         "published expected values contradict the reference",
 }

@@ -86,9 +86,13 @@ def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
 
 def constant(array: np.ndarray) -> Any:
     """A Constant node of ``array``; an empty one (Transpose's empty order, an empty shape input) through
-    ``openvino.op.Constant``, since ``opset1.constant`` refuses an array of no elements."""
+    ``openvino.op.Constant``, since ``opset1.constant`` refuses an array of no elements; a bfloat16 one (a
+    convolution's kernel) from its values, since the Python API knows no bfloat16 NumPy type."""
     import openvino
 
+    if array.dtype.name == "bfloat16":  # the Python API takes no bfloat16 NumPy type: the values (exact in f32)
+        return openvino.op.Constant(openvino.Type.bf16, openvino.Shape(list(array.shape)),
+                                    array.astype(np.float32).ravel().tolist())
     return openvino.op.Constant(array) if array.size == 0 else openvino.opset1.constant(array)
 
 
