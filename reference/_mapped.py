@@ -21,7 +21,7 @@ from ._elementwise import attributes_of
 from ._errors import SpecViolation
 from .schema import Schema
 
-Shape = Callable[[str, list[tuple[int, ...]], dict[str, Any]], tuple[tuple[int, ...], list[tuple[int, ...]]]]
+Shape = Callable[[str, list[tuple[int, ...]], dict[str, Any]], tuple[tuple[int, ...], list[tuple[int, ...] | None]]]
 Value = Callable[[str, list[np.ndarray], dict[str, Any]], tuple[np.ndarray, np.ndarray | None]]
 Magnitude = Callable[[str, list[np.ndarray], dict[str, Any]], np.ndarray]
 
@@ -100,7 +100,8 @@ def mapped(schema: Schema, shape: Shape, value: Value, magnitude: Magnitude | No
         arrays = tensors(schema, since, inputs)
         found = checked(since, attributes)
         out, aligned = shape(label, [x.shape for x in arrays], found)
-        return label, [np.broadcast_to(x.reshape(a), out) for x, a in zip(arrays, aligned)], found
+        # an input aligned as None takes no part in the shape (ConvertLike's like): passed as it is
+        return label, [x if a is None else np.broadcast_to(x.reshape(a), out) for x, a in zip(arrays, aligned)], found
 
     def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
                  ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:

@@ -1,5 +1,5 @@
 """OpenVINO BitwiseRightShift-15: ``a >> b`` after ``auto_broadcast`` (none, numpy, pdpd);
-T "any supported integer type".What the note leaves undefined is unspecified: reference/_bitwise.py.
+T "any supported integer type". What the note leaves undefined is unspecified: reference/_bitwise.py.
 """
 
 from __future__ import annotations

@@ -63,6 +63,9 @@ class Port:
     #: an attribute naming this output's element type in OpenVINO spelling (index_element_type "i32"/"i64");
     #: ``dtype`` is its default when the attribute is left out
     dtype_attribute: str | None = None
+    #: the element type names ``dtype_attribute``'s values may take -> dtype names (default: ELEMENT_TYPE_NAMES,
+    #: the index types i32 and i64); Convert's destination_type names every type
+    dtype_names: tuple[tuple[str, str], ...] = ()
     #: an input a model may leave out (ONNX "Optional", e.g. MaxUnpool's output_shape)
     optional: bool = False
     #: outputs: the input whose rank this output has where the spec ties them (every pool: the data input); a model
@@ -73,7 +76,7 @@ class Port:
     def dtype_for(self, instance_dtype: str, attributes: dict[str, Any] | None = None) -> str:
         """This port's dtype for an instance: the attribute's type, else the fixed dtype, else the instance's."""
         if self.dtype_attribute and attributes and self.dtype_attribute in attributes:
-            named = ELEMENT_TYPE_NAMES.get(str(attributes[self.dtype_attribute]))
+            named = (dict(self.dtype_names) or ELEMENT_TYPE_NAMES).get(str(attributes[self.dtype_attribute]))
             if named is not None:
                 return named
         return self.dtype or instance_dtype

@@ -101,7 +101,7 @@ def _convert(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict
 
 
 V1, V4, V5, V10 = {1: "openvino.opset1"}, {4: "openvino.opset4"}, {5: "openvino.opset5"}, {10: "openvino.opset10"}
-P2, P3, C2 = (PARAMETER, PARAMETER), (PARAMETER, PARAMETER, PARAMETER), (PARAMETER, CONSTANT)
+P2 = (PARAMETER, PARAMETER)
 
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
@@ -132,4 +132,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "BitwiseNot": node("BitwiseNot", {13: "openvino.opset13"}, _unary("bitwise_not")),
     **{op: binary(op, factory, {15: "openvino.opset15"}) for op, factory in (
         ("BitwiseLeftShift", "bitwise_left_shift"), ("BitwiseRightShift", "bitwise_right_shift"))},
+    # type conversion. ConvertLike's data is a Constant: a Parameter at port 0 takes the instance's type, which
+    # is like's where like is a float (a case's float tensors follow the instance); like is a Parameter of its own
+    "Convert": node("Convert", V1, _convert),
+    "ConvertLike": node("ConvertLike", V1, _with_inputs("convert_like"), roles=(CONSTANT, PARAMETER)),
 }
