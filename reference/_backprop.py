@@ -3,6 +3,7 @@ group axis the only difference): reference/_convolution.py holds the geometry an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,8 @@ def backprop_schema(op: str) -> Schema:
                   outputs=(Port("output"),), axes=pooled(), types=((0, NUMERIC),))
 
 
-def backprop_members(schema: Schema, grouped: bool):
+def backprop_members(schema: Schema, grouped: bool) -> tuple[Callable[..., list[tuple[int, ...]]],
+                                                             Callable[..., int], Callable[..., Any]]:
     """(output_shapes, window_elements, evaluate) of the op; ``grouped``: the kernel is [G, C_IN, C_OUT, ...]."""
 
     def grouped_kernel(w: tuple[int, ...]) -> tuple[int, ...]:

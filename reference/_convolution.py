@@ -18,6 +18,7 @@ The value: floating-point products summed in float64 (float64 in long double) an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -208,7 +209,8 @@ def backprop(x: np.ndarray, w: np.ndarray, strides: list[int], dilations: list[i
     return f[crop].reshape(n, groups * c_out, *sizes)
 
 
-def evaluate_wide(compute, x: np.ndarray, w: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+def evaluate_wide(compute: Callable[[np.ndarray, np.ndarray], np.ndarray], x: np.ndarray, w: np.ndarray
+                  ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
     """``compute(x, w)`` exactly on integers (Python ints, overflow unspecified) or on object arrays (the exact
     pass), in wide precision on floats, rounded once."""
     dtype = x.dtype

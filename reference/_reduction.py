@@ -121,7 +121,8 @@ KINDS: dict[str, tuple[Exact, Wide, bool]] = {
 }
 
 
-def reduction(schema: Schema, kind: str):
+def reduction(schema: Schema, kind: str) -> tuple[Callable[..., list[tuple[int, ...]]], Callable[..., Any],
+                                                   Callable[..., int]]:
     """(output_shapes, evaluate, window_elements) of the Reduce* op ``schema`` reducing by ``kind``."""
     exact, wide, empty_open = KINDS[kind]
 

@@ -4,12 +4,14 @@ output_padding)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from conformance.model import CaseInstance
 from conformance.ops import dims
 from conformance_reference.schema import OV_AUTO_PAD
 
 
-def _above_one(name: str):
+def _above_one(name: str) -> Callable[[CaseInstance], str]:
     def of(instance: CaseInstance) -> str:
         value = instance.attributes.get(name, 1)
         values = [value] if isinstance(value, int) else list(value or [])
@@ -27,7 +29,7 @@ def _output_shape(instance: CaseInstance) -> str:
     return "given" if len(instance.inputs) > 2 else "absent"
 
 
-def coverage(backprop: bool):
+def coverage(backprop: bool) -> Callable[[int], list[dims.Dimension]]:
     def dimensions(version: int) -> list[dims.Dimension]:
         found = [dims.Dimension("auto_pad", OV_AUTO_PAD, dims.attr("auto_pad", "explicit")),
                  dims.Dimension("strides", ("1", ">1"), _above_one("strides")),
