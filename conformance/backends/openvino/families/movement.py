@@ -95,10 +95,28 @@ BUILDERS: dict[str, OpsetBuilder] = {
                          lambda o, i, c, a: _broadcast(o, i, c, a)),
     "Pad": builder("Pad", {1: "openvino.opset1", 12: "openvino.opset12"},
                    lambda o, i, c, a: o.pad(i[0], i[1], i[2], str(a["pad_mode"]), i[3] if len(i) > 3 else None)),
-    "Reverse": builder("Reverse", {1: "openvino.opset1"},
-                       lambda o, i, c, a: _factory("opset1", "Reverse", i, {"mode": str(a["mode"])})),
+    # the spec lists Reverse-1 in opset3-5 only; the runtime has it in opset1 only (NodeFactory: no opset3 Reverse)
+    "Reverse": builder("Reverse", {1: "openvino.opset3"}, lambda o, i, c, a: _reverse(i, a)),
     "Roll": builder("Roll", {7: "openvino.opset7"}, lambda o, i, c, a: o.roll(i[0], i[1], i[2])),
+    "DepthToSpace": builder("DepthToSpace", {1: "openvino.opset1"},
+                            lambda o, i, c, a: o.depth_to_space(i[0], str(a["mode"]), int(a["block_size"]))),
+    "SpaceToDepth": builder("SpaceToDepth", {1: "openvino.opset1"},
+                            lambda o, i, c, a: o.space_to_depth(i[0], str(a["mode"]), int(a["block_size"]))),
+    # the listing pages put ShuffleChannels-1 in opset3 first; the node the runtime builds says opset1
+    "ShuffleChannels": builder("ShuffleChannels", {1: "openvino.opset3"}, lambda o, i, c, a: _shuffle(o, i, a)),
+    "BatchToSpace": builder("BatchToSpace", {2: "openvino.opset2"},
+                            lambda o, i, c, a: o.batch_to_space(i[0], i[1], i[2], i[3])),
+    "SpaceToBatch": builder("SpaceToBatch", {2: "openvino.opset2"},
+                            lambda o, i, c, a: o.space_to_batch(i[0], i[1], i[2], i[3])),
 }
+
+
+def _shuffle(opset: Any, inputs: list[Any], attrs: dict[str, Any]) -> Any:
+    node = opset.shuffle_channels(inputs[0], int(attrs["axis"]), int(attrs["group"]))
+    if node.get_type_info().version_id != "opset3":  # the IR path writes version="opset3", which the reader takes
+        raise Unsupported(f"the opset listing pages put ShuffleChannels-1 in opset3 first; the runtime's node says "
+                          f"{node.get_type_info().version_id}")
+    return node
 
 
 def _broadcast(opset: Any, inputs: list[Any], case: CaseInstance, attrs: dict[str, Any]) -> Any:
@@ -115,6 +133,12 @@ def _squeeze(opset: Any, inputs: list[Any], case: CaseInstance, attrs: dict[str,
     if case.version >= 15:
         return opset.squeeze(inputs[0], inputs[1] if len(inputs) > 1 else None, bool(attrs["allow_axis_skip"]))
     return opset.squeeze(inputs[0], inputs[1]) if len(inputs) > 1 else _factory("opset1", "Squeeze", inputs, {})
+
+
+def _reverse(inputs: list[Any], attrs: dict[str, Any]) -> Any:
+    node = _factory("opset1", "Reverse", inputs, {"mode": str(attrs["mode"])})
+    raise Unsupported(f"the opset listing pages put Reverse-1 in opset3 (first), the runtime builds it as an "
+                      f"{node.get_type_info().version_id} node only (no opset3 Reverse in its NodeFactory)")
 
 
 def _factory(opset: str, op: str, inputs: list[Any], attributes: dict[str, Any]) -> Any:
