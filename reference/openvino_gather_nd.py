@@ -1,5 +1,4 @@
-"""OpenVINO GatherND-8 (and GatherND-5's shape rule, not registered yet): ``output[i_0, ..., i_{K-2}, :, ..., :] =
-data[indices[i_0, ..., i_{K-2}],
+"""OpenVINO GatherND-5 and GatherND-8: ``output[i_0, ..., i_{K-2}, :, ..., :] = data[indices[i_0, ..., i_{K-2}],
 :, ..., :]`` (gather-nd-8.rst), the first ``batch_dims`` axes of data and indices walked together.
 
 The two versions gather the same values and differ in the output's shape when ``batch_dims`` > 0:
@@ -8,9 +7,8 @@ The two versions gather the same values and differ in the output's shape when ``
   b):]``: the batch axes flattened into one (its example 6: shape (6, 1) where -8 prints (2, 3, 1)). Its note
   calls that shape "incorrect for non-default batch_dims value greater than one" and sends the reader to -8; the
   formula is still the text of -5 and is what -5's own XML example claims ([60, 3, 35]), so it is the reference.
-  With b = 0, -5's shape is ``indices.shape[:-1] + data.shape[indices.shape[-1]:]``, as -8's. -5 is not a
-  version of the schema yet: both its XML examples write ``<data batch_dims=0 />`` unquoted, which no XML reader
-  takes (docs/spec-notes.md), and every <layer> example of a registered page must be a case.
+  With b = 0, -5's shape is ``indices.shape[:-1] + data.shape[indices.shape[-1]:]``, as -8's. Both of -5's XML
+  examples write ``<data batch_dims=0 />`` unquoted (read leniently, an erratum).
 
 ``indices.shape[-1] <= data.rank - b`` (the tuple addresses axes after the batch ones), ``b`` in ``[0,
 min(data.rank, indices.rank))``, both ranks >= 1, the first b axes equal. Indices are "required" to be in ``[0, s -
@@ -29,7 +27,7 @@ from ._indexing import ANY_TYPE, INTEGER_TYPES, data_input, inputs_count, intege
 from .schema import Attribute, Port, Schema
 
 SCHEMA = Schema(
-    "openvino", "GatherND", (8,),
+    "openvino", "GatherND", (5, 8),
     attributes=(Attribute("batch_dims", "int", default=0),),
     inputs=(Port("data"), Port("indices", dtype="int64", dtypes=INTEGER_TYPES)),
     outputs=(Port("output", rank_of=None),),

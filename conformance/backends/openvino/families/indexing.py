@@ -69,13 +69,22 @@ def _strided_slice(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstan
     return opset.strided_slice(*x, *masks)
 
 
+def _topk(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    args = [x[0], x[1], int(a["axis"]), str(a["mode"]), str(a["sort"])]
+    if case.version >= 3:
+        args.append(str(a["index_element_type"]))
+    if case.version >= 11:
+        args.append(bool(a["stable"]))
+    return opset.topk(*args)
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
                        _gather),
     "GatherElements": _builder("GatherElements", {6: "openvino.opset6"}, (P, P),
                                lambda o, x, a, c: o.gather_elements(x[0], x[1], int(a["axis"]))),
-    "GatherND": _builder("GatherND", {8: "openvino.opset8"}, (P, P),
+    "GatherND": _builder("GatherND", {5: "openvino.opset5", 8: "openvino.opset8"}, (P, P),
                          lambda o, x, a, c: o.gather_nd(x[0], x[1], int(a["batch_dims"]))),
     "ScatterUpdate": _builder("ScatterUpdate", {3: "openvino.opset3"}, (P, P, P, C),
                               lambda o, x, a, c: o.scatter_update(*x)),
@@ -84,6 +93,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     # ScatterNDUpdate-3 is first listed in opset4 (the Python API's opset3 has no factory for it)
     "ScatterNDUpdate": _builder("ScatterNDUpdate", {3: "openvino.opset4"}, (P, P, P),
                                 lambda o, x, a, c: o.scatter_nd_update(*x)),
+    "TopK": _builder("TopK", {1: "openvino.opset1", 3: "openvino.opset3", 11: "openvino.opset11"}, (P, C), _topk),
     "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
 }
