@@ -80,7 +80,10 @@ class ResultRecord:
     #: the status before expectations were applied ("" in records of older runs): a results file can be judged
     #: again against other expectations without the machine that produced it (conformance report --rejudge)
     outcome: str = ""
-    repro: str = ""  # a command that reproduces this result
+    repro: str = ""  # the pytest command that runs this item again, from the folder the run started in
+    #: ``conformance repro ...`` for a failing or xfail record: a standalone reproduction from any folder of an
+    #: install with the backend registered ("" where only the pytest command can: a ``module:Class`` plugin)
+    reproduce: str = ""
     #: cases generated from a spec-neutral configuration (cases/cross-spec/) only: the configuration, and the
     #: first output's values (NCX order, flattened; None where the spec leaves the value unspecified) of the
     #: reference and of the backend, for the cross-spec page
@@ -254,7 +257,8 @@ META = "meta"
 _NUM, _OPT = (int, float, str), type(None)
 FIELD_TYPES: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("id", "op", "domain", "dtype", "backend", "backend_version", "status", "reason", "tolerance",
-                     "source", "case_file", "nodeid", "lowered", "expectation", "repro", "isa", "outcome"),
+                     "source", "case_file", "nodeid", "lowered", "expectation", "repro", "isa", "outcome",
+                     "reproduce"),
                     (str,)),
     "version": (int,), "unspecified": (int,), "duration_s": _NUM, "runtime_s": _NUM,
     **dict.fromkeys(("mismatches", "elements"), (int, _OPT)),

@@ -38,6 +38,17 @@ BINDING_GAPS: frozenset[str] = frozenset(t.removeprefix("tensor(").removesuffix(
 NOT_IMPLEMENTED_TYPES: tuple[str, ...] = ("onnxruntime.capi.onnxruntime_pybind11_state.NotImplemented",)
 
 
+def runs_text() -> str:
+    """What an ONNX backend runs in a whole run, from the installed onnx's schema registry: every ai.onnx op as the
+    single-node model of a case, and onnx's backend tests as whole models (not only the ops with our own cases)."""
+    from onnx import defs
+
+    count = len({s.name for s in defs.get_all_schemas() if s.domain in ("", "ai.onnx") and not s.deprecated})
+    return (f"any of the {count} ai.onnx ops of onnx {onnx.__version__} as a case's single-node model; onnx's backend "
+            "tests (node, simple, pytorch-converted, pytorch-operator) as whole models; the ai.onnx ops listed next "
+            "have the harness's own cases")
+
+
 class OnnxModelBackend(Backend):
     #: the runner script beside the backend (``Path(__file__).with_name("run_<runtime>.py")``; a ``str`` path is
     #: accepted, a bare name is not: export() then says so, naming this attribute)
@@ -61,7 +72,9 @@ class OnnxModelBackend(Backend):
         self._prepared: ModelCache[Any] = ModelCache(self.prepared_cache_size)
 
     def capabilities(self) -> dict[str, list[str]]:
-        return {**lowering.capabilities(), **self.runtime_capabilities()}
+        """``runs`` first (what a whole run gives this backend), then the ops with the harness's own cases
+        (``ai.onnx``: the op registry's) and the lowered ones, then the runtime's own (provider, device)."""
+        return {"runs": [runs_text()], **lowering.capabilities(), **self.runtime_capabilities()}
 
     def runtime_capabilities(self) -> dict[str, list[str]]:
         """What ``conformance backends`` shows beside the ops (provider, target, device)."""

@@ -3,6 +3,7 @@ result record; its outcome is the record's status."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -56,6 +57,8 @@ class CaseItem(pytest.Item):
         record = runner.result(self.instance, self.column, hook.pytest_conformance_expectations(config=self.config),
                                repro_command(self), batched=hook.pytest_conformance_batched(item=self),
                                nodeid=self.nodeid, oracles=oracles(self.config))
+        if record.status in FAILING or record.status == "xfail":  # what a report offers: works from any folder
+            record = replace(record, reproduce=conformance_repro_command(self))
         # the outcome is the written record's: one that cannot be written as read back is an error record there
         # (records.written), so the item fails with it instead of passing beside it
         record, line = written(record)

@@ -166,8 +166,9 @@ function body(r){
     if(r.worst&&r.worst.length)b.appendChild(worst(r.worst));
     if(r.error_grid&&r.error_grid.length)b.appendChild(heat(r.error_grid,r.error_grid_at));
   }
-  if(r.repro||r.nodeid){
-    var text=r.repro||('pytest '+r.nodeid), btn=el('button',{type:'button',text:'Copy'});
+  if(r.reproduce||r.repro||r.nodeid){
+    // conformance repro works from any folder; the pytest command only from the run's folder
+    var text=r.reproduce||r.repro||('pytest '+r.nodeid), btn=el('button',{type:'button',text:'Copy'});
     btn.addEventListener('click',function(){copy(text,btn);});
     b.appendChild(el('div',{'class':'repro'},el('pre',{'class':'mono',text:text}),btn));
   }

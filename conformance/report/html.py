@@ -23,6 +23,7 @@ from .details import FOLDER, Plan
 from .embed import embed_json, pack_summary
 from .matrix import Cell, Matrix, build_matrix
 from .merge import Duplicate
+from .ship import by_failures, ship_html
 
 #: Tables of the static sections stop here: a 20,000-row list belongs in the filterable results list.
 LIST_LIMIT = 500
@@ -68,7 +69,7 @@ def _cell_html(cell: Cell | None, backend: str, tag: str = "td") -> str:
 def _matrix_html(m: Matrix) -> str:
     head = "".join(f'<th data-b="{escape(b)}">{escape(b)}</th>' for b in m.backends)
     body = []
-    for row in m.rows:
+    for row in by_failures(m):  # what is red first (ship.py), then by name
         domain, _, name = row.partition("/")
         cells = "".join(_cell_html(m.cell(row, b), b) for b in m.backends)
         body.append(
@@ -80,7 +81,8 @@ def _matrix_html(m: Matrix) -> str:
     return (
         f'<div class="grid"><table class="matrix"><thead><tr><th>op-version</th>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody><tfoot><tr><th class="row">all ops</th>{foot}</tr></tfoot></table></div>'
-        '<div class="legend">Each cell: pass/total, pass rate = pass / (total − unsupported − erratum), a bar of '
+        '<div class="legend">Rows: most failing records first, then by name. Each cell: pass/total, pass rate = '
+        'pass / (total − unsupported − erratum), a bar of '
         "status shares and non-pass counts; click a cell for its per-dtype breakdown (a cell of one dtype names it "
         "on hover), an op name to list its records.</div>"
     )
@@ -239,16 +241,23 @@ def render_html(
     totals = "".join(f'<div class="big {k}"><b>{v}</b><span>{escape(n)}</span></div>' for n, v, k in big)
     src = f" · from {len(sources)} result file(s)" if sources else ""
     dups = list(duplicates)
-    nav = ['<a href="#matrix">Matrix</a>', '<a href="#errata">Spec errata</a>']
-    parts = [
+    # what answers "can we ship": the verdict, the regressions and the failing op-versions, then the baseline's
+    # whole comparison, then the matrix (most failures first)
+    regressions = _transitions("Regressions", diff.regressions, True) if diff is not None else ""
+    nav = ['<a href="#ship">Can we ship?</a>']
+    verdict = ship_html(m, failing, None if diff is None else len(diff.regressions), regressions,
+                        incomplete=any(n.startswith("INCOMPLETE RUN") for n in notes))
+    parts = [f'<section id="ship"><h2>Can we ship?</h2>{verdict}</section>']
+    if diff is not None:
+        nav.append('<a href="#baseline">Baseline</a>')
+        parts.append(f'<section id="baseline"><h2>Baseline comparison</h2>{_baseline_html(diff)}</section>')
+    nav += ['<a href="#matrix">Matrix</a>', '<a href="#errata">Spec errata</a>']
+    parts += [
         f'<section id="matrix"><h2>Conformance matrix <small>op-version × backend</small></h2>{_matrix_html(m)}'
         "</section>",
         f'<section id="errata"><h2>Spec errata <small>{counts.get("erratum", 0)} records</small></h2>'
         f"{_errata_html(records)}</section>",
     ]
-    if diff is not None:
-        nav.append('<a href="#baseline">Baseline</a>')
-        parts.append(f'<section id="baseline"><h2>Baseline comparison</h2>{_baseline_html(diff)}</section>')
     if dups:
         nav.append('<a href="#duplicates">Duplicates</a>')
         parts.append(

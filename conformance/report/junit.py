@@ -59,8 +59,8 @@ def _details(r: ResultRecord) -> str:
         lines.append(f"mismatches: {r.mismatches}/{r.elements}")
     if r.tolerance:
         lines.append(f"tolerance: {r.tolerance}")
-    if r.repro:
-        lines.append(f"repro: {r.repro}")
+    if r.reproduce or r.repro:  # conformance repro (from any folder) where the run wrote it
+        lines.append(f"repro: {r.reproduce or r.repro}")
     return _text("\n".join(lines))
 
 

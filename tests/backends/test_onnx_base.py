@@ -129,3 +129,15 @@ def test_the_defaults_are_the_onnxruntime_backends():
 
     assert OnnxModelBackend.unsupported_markers == run_onnxruntime.UNSUPPORTED_MARKERS
     assert {f"tensor({t})" for t in OnnxModelBackend.unsupported_types} == set(run_onnxruntime.BITS_TYPES)
+
+
+def test_conformance_backends_says_what_an_onnx_plugin_runs_not_only_the_ops_with_own_cases():
+    """Issue 48: `conformance backends` listed the registry's ai.onnx ops (the pooling family) as what a plugin
+    runs, though a whole run gave it 305 op-versions (every op of onnx's backend tests)."""
+    import onnx
+
+    caps = Plain().capabilities()
+    assert list(caps)[:2] == ["runs", "ai.onnx"]
+    (runs,) = caps["runs"]
+    assert f"ai.onnx ops of onnx {onnx.__version__} as a case's single-node model" in runs
+    assert "onnx's backend tests" in runs and "whole models" in runs
