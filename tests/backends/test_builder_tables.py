@@ -104,7 +104,7 @@ BUILDER_FILES = {"openvino/builders.py", "openvino/avgpool.py", "openvino/adapti
                  "models/lowering/model.py",
                  "torch/builders.py", "openvino/maxpool.py", "models/lowering/openvino_maxpool.py",
                  "models/lowering/onednn_maxpool.py", "models/lowering/elementwise.py",
-                 "models/lowering/division.py"}
+                 "models/lowering/division.py", "models/lowering/parametric.py"}
 
 
 def test_backends_name_operators_only_in_their_builder_tables():

@@ -5,85 +5,16 @@ refusal names a real difference."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
-import yaml
+from lowering_check import FLOATS, SIGNED, UNSIGNED, instance, uniform, verdict
 from onnx.reference import ReferenceEvaluator
-from onnx.reference.op_run import OpRun
-from onnx.reference.ops._op import OpRunUnaryNum
 
 import conformance_reference as reference
-from conformance.backends.models.lowering import LOWERINGS, LoweredModel, lower
+from conformance.backends.models.lowering import LOWERINGS, lower
 from conformance.backends.models.lowering.elementwise import TABLE, clamp, squared_difference
 from conformance.backends.models.lowering.nodes import Graph, Recipe, lowering, node, output_name, same
 from conformance.model import CaseInstance
-from conformance.oracle import predict
-from conformance.suite.expand import expand
-from conformance.suite.loader import load_text
-from conformance.verdict import judge_outputs
-
-FLOATS = ["float32", "float16", "float64", "bfloat16"]
-SIGNED = ["int8", "int16", "int32", "int64"]
-UNSIGNED = ["uint8", "uint16", "uint32", "uint64"]
-
-
-def instance(op: str, version: int, attributes: dict, inputs: dict, dtype: str, rejected: bool = False
-             ) -> CaseInstance:
-    body = {"id": "c", "attributes": attributes, "dtypes": [dtype], "inputs": inputs}
-    if rejected:  # a case OpenVINO rejects is a negative case of its file
-        body.update({"source": "negative", "expect": "error", "reason": "OpenVINO rejects it"})
-        if "bogus" in attributes:
-            body["tags"] = ["unknown-attribute"]
-    doc = {"op": op, "domain": "openvino", "versions": [version], "cases": [body]}
-    loaded = load_text(yaml.safe_dump(doc, sort_keys=False), "generated.yaml")
-    assert not loaded.errors, loaded.errors
-    return expand(loaded.cases[0])[0]
-
-
-def uniform(shape: list[int], low: float, high: float, seed: int = 7) -> dict:
-    return {"shape": shape, "random": {"seed": seed, "distribution": "uniform", "low": low, "high": high}}
-
-
-class Erf(OpRunUnaryNum):
-    """onnx.reference's Erf rounds every result to float32 (np.vectorize(erf, otypes="f")): 3e-8 off in float64,
-    the onnx-reference column's own finding (expectations/onnx-reference.yaml). The check evaluates erf in float64,
-    as the ONNX text means."""
-
-    op_domain = ""
-
-    def _run(self, x):
-        return (np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64)).astype(x.dtype),)
-
-
-class Gelu(OpRun):
-    """ONNX Gelu-20 as its text writes it, in float64: onnx.reference expands the function body, whose Erf is
-    the float32 one above (new_ops do not reach a function's nodes)."""
-
-    op_domain = ""
-
-    def _run(self, x, approximate="none"):
-        w = x.astype(np.float64)
-        if approximate == "tanh":
-            y = 0.5 * w * (1 + np.tanh(math.sqrt(2 / math.pi) * (w + 0.044715 * w**3)))
-        else:
-            y = 0.5 * w * (1 + np.vectorize(math.erf, otypes=[np.float64])(w / math.sqrt(2)))
-        return (y.astype(x.dtype),)
-
-
-def verdict(case: CaseInstance, lowered: LoweredModel | str) -> str:
-    """"" when onnx.reference's outputs of the lowered model pass the op's error model against the OpenVINO
-    reference; else the judge's reason."""
-    assert isinstance(lowered, LoweredModel), lowered
-    prediction = predict(case)
-    assert prediction.expected is not None, prediction.rejection
-    feeds = dict(zip(case.input_names, prediction.inputs))
-    with np.errstate(all="ignore"):
-        actual = ReferenceEvaluator(lowered.model, new_ops=[Erf, Gelu]).run(None, feeds)
-    judged = judge_outputs(prediction.evidence, prediction.expected, [np.asarray(a) for a in actual], "lowering")
-    return "" if judged["status"] == "pass" else f"{lowered.description}: {judged.get('reason')}"
-
 
 #: (op, version, attributes, input range, types): one tensor of [3, 4, 5] drawn in the op's domain
 UNARY = [

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from onnx import numpy_helper
 
-from conformance.backends.models.lowering import division
+from conformance.backends.models.lowering import division, parametric
 from conformance.backends.models.lowering.model import LoweredModel, NoLowering
 from conformance.backends.models.lowering.nodes import (
     Build,
@@ -207,6 +207,29 @@ def select(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
     return Graph([node("Where", case.input_names, output_name(case))], notes=notes, typed=[("Where", 1, case.dtype)])
 
 
+def bitwise(op: str, logical: str) -> Build:
+    """``op`` bit by bit on integers (ONNX Bitwise*, opset 18); booleans, which ONNX's bitwise ops do not take, by
+    the logical op ``logical`` (OpenVINO's text: on booleans the logical op)."""
+
+    def build(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+        chosen = logical if case.dtype == "bool" else op
+        return (broadcast(chosen) if len(case.inputs) == 2 else same(chosen))(case, attrs)
+
+    return build
+
+
+def shift(direction: str) -> Build:
+    """a << b, a >> b = ONNX BitShift: unsigned from 11, signed from 28 (arithmetic right shift, as OpenVINO's
+    reference reads it); what OpenVINO leaves undefined (a count outside [0, bits), a signed left shift that does
+    not fit) is not compared."""
+
+    def build(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
+        notes = broadcast_notes(case, attrs["auto_broadcast"])
+        return Graph([node("BitShift", case.input_names, output_name(case), direction=direction)], notes=notes)
+
+    return build
+
+
 #: OpenVINO op -> its ONNX lowering. The equivalence of each: the ONNX op's text computes the OpenVINO formula on
 #: every input of the types both have (the line's comment says what else it takes).
 TABLE: dict[str, Recipe] = {
@@ -274,6 +297,17 @@ TABLE: dict[str, Recipe] = {
     "Mod": Recipe("Mod", division.mod, since=13),
     "Power": Recipe("Pow", division.power, since=12),
     "Round": Recipe("Round", division.round_, since=11),
+    "BitwiseAnd": Recipe("BitwiseAnd", bitwise("BitwiseAnd", "And"), since=7),
+    "BitwiseOr": Recipe("BitwiseOr", bitwise("BitwiseOr", "Or"), since=7),
+    "BitwiseXor": Recipe("BitwiseXor", bitwise("BitwiseXor", "Xor"), since=7),
+    "BitwiseNot": Recipe("BitwiseNot", bitwise("BitwiseNot", "Not"), since=1),
+    "BitwiseLeftShift": Recipe("BitShift", shift("LEFT"), since=11),
+    "BitwiseRightShift": Recipe("BitShift", shift("RIGHT"), since=11),
+    # activations with input parameters (parametric.py)
+    "HardSigmoid": Recipe("HardSigmoid", parametric.hard_sigmoid, since=6),
+    "Selu": Recipe("Selu", parametric.selu, since=6),
+    "Swish": Recipe("Sigmoid+Mul", parametric.swish, since=13),
+    "PReLU": Recipe("PRelu", parametric.prelu, since=9),
 }
 
 _LOWER = {op: lowering(recipe) for op, recipe in TABLE.items()}

@@ -37,6 +37,9 @@ class Graph:
     # (op, input port, type) the opset must give, where not every node takes the case's type on its first input
     # (NotEqual's Not takes the booleans its Equal makes; Where's data is its second input)
     typed: list[tuple[str, int, str]] | None = None
+    # how many of the case's inputs the model takes, the first ones (None: all); the others are folded into the
+    # graph's attributes from the case's values (Selu's alpha and lambda)
+    feeds: int | None = None
 
 
 #: (case, its attributes with the defaults filled in) -> the graph; raises NoLowering where no graph is exact
@@ -96,11 +99,12 @@ def lowering(recipe: Recipe) -> Callable[[CaseInstance], LoweredModel]:
         graph = recipe.build(case, openvino_attributes(case))
         typed = graph.typed if graph.typed is not None else [(n.op_type, 0, case.dtype) for n in graph.nodes]
         opset = opsets.choose(typed, recipe.since)
-        model = _model(case, graph, opset)
+        feeds = len(case.inputs) if graph.feeds is None else graph.feeds
+        model = _model(case, graph, opset, feeds)
         chain = " -> ".join(n.op_type + (attr_text(_attributes(n)) if n.attribute else "") for n in graph.nodes)
         description = (f"openvino {case.op}-{case.version} -> ai.onnx {chain} (opset {opset})"
                        + "".join(f"; {note}" for note in graph.notes))
-        return LoweredModel(model, description, len(case.inputs), list(graph.notes))
+        return LoweredModel(model, description, feeds, list(graph.notes))
 
     return lower
 
@@ -162,12 +166,12 @@ def _attributes(n: onnx.NodeProto) -> dict[str, Any]:
     return {a.name: helper.get_attribute_value(a) for a in n.attribute}
 
 
-def _model(case: CaseInstance, graph: Graph, opset: int) -> onnx.ModelProto:
+def _model(case: CaseInstance, graph: Graph, opset: int, feeds: int) -> onnx.ModelProto:
     """The model: the case's inputs fed as they are (their shapes exact), the output's dims symbolic (the runtime's
     shape inference is under test), its rank and type the op's. Checked where the rank is known (ONNX requires an
     output shape; a case the reference rejects may have none, and its model must still reach the runtime)."""
     inputs = [helper.make_tensor_value_info(name, _TYPES[dtype], list(shape))
-              for name, dtype, shape in zip(case.input_names, case.input_dtypes, case.input_shapes)]
+              for name, dtype, shape in zip(case.input_names[:feeds], case.input_dtypes, case.input_shapes)]
     y = output_name(case)
     rank = output_ranks(case, 1)[0]
     outputs = [helper.make_tensor_value_info(y, _TYPES[output_dtypes(case)[0]], symbolic_dims(y, rank))]
