@@ -78,6 +78,12 @@ def _topk(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> An
     return opset.topk(*args)
 
 
+def _one_hot(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    if case.version >= 16:  # the API (and the IR reader) spell the text's "ignore-negative" "ignore_negative"
+        return opset.one_hot(*x, int(a["axis"]), str(a["negative_indices_mode"]).replace("-", "_"))
+    return opset.one_hot(*x, int(a["axis"]))
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
@@ -93,6 +99,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
     # ScatterNDUpdate-3 is first listed in opset4 (the Python API's opset3 has no factory for it)
     "ScatterNDUpdate": _builder("ScatterNDUpdate", {3: "openvino.opset4"}, (P, P, P),
                                 lambda o, x, a, c: o.scatter_nd_update(*x)),
+    # OneHot's data type is T2 (on/off values, Parameters); indices and depth are Constants (depth fixes the shape)
+    "OneHot": _builder("OneHot", {1: "openvino.opset1", 16: "openvino.opset16"}, (C, C, P, P), _one_hot),
     "TopK": _builder("TopK", {1: "openvino.opset1", 3: "openvino.opset3", 11: "openvino.opset11"}, (P, C), _topk),
     "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),

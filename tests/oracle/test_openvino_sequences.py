@@ -1,0 +1,59 @@
+"""OpenVINO OneHot, Range, Eye, CumSum, NonZero (the indexing family's generators and sequences) against loops
+written from each page's formula, the pages' worked examples, and planted off-by-one or factor-2 errors."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import conformance_reference as reference
+from conformance_reference._errors import SpecViolation
+
+
+def _run(op: str, version: int, inputs: list, attributes: dict | None = None):
+    return reference.evaluate("openvino", op, version, [np.asarray(x) for x in inputs], attributes or {})
+
+
+def _naive_one_hot(indices: np.ndarray, depth: int, on, off, axis: int, mode: str) -> np.ndarray:
+    """output[..., i, ...] = on if indices[...] == i else off, i at ``axis`` (normalize: -depth..-1 -> depth + i)."""
+    rank = indices.ndim + 1
+    axis = axis + rank if axis < 0 else axis
+    shape = (*indices.shape[:axis], depth, *indices.shape[axis:])
+    out = np.zeros(shape)
+    for pos in itertools.product(*map(range, shape)):
+        i, rest = pos[axis], pos[:axis] + pos[axis + 1:]
+        value = int(indices[rest])
+        if mode == "normalize" and -depth <= value < 0:
+            value += depth
+        out[pos] = on if value == i else off
+    return out
+
+
+@pytest.mark.parametrize("mode", ["ignore-negative", "normalize"])
+@pytest.mark.parametrize("axis", [0, 1, -1, 2])
+def test_one_hot_matches_the_formula(mode, axis) -> None:
+    indices = np.array([[0, -1, 4], [2, -4, 3]])
+    got = _run("OneHot", 16, [indices, np.array(4), np.float32(5), np.float32(-1)],
+               {"axis": axis, "negative_indices_mode": mode}).outputs[0]
+    assert (got == _naive_one_hot(indices, 4, 5, -1, axis, mode)).all()
+    v1 = _run("OneHot", 1, [indices, np.array(4), np.float32(5), np.float32(-1)], {"axis": axis})
+    mask = v1.unspecified[0]
+    want = _naive_one_hot(indices, 4, 5, -1, axis, "ignore-negative")
+    assert mask is not None and mask.sum() == 2 * 4 and (v1.outputs[0][~mask] == want[~mask]).all()
+
+
+def test_one_hot_page_examples_and_rules() -> None:
+    f32 = np.float32
+    got = _run("OneHot", 16, [np.array([0, -5, -2, 2]), np.array(3), f32(1), f32(2)],
+               {"axis": -1, "negative_indices_mode": "normalize"}).outputs[0]
+    assert got.tolist() == [[1, 2, 2], [2, 2, 2], [2, 1, 2], [2, 2, 1]]
+    got = _run("OneHot", 1, [np.array([[0, 3, 1], [1, 2, 4]]), np.array(3), f32(1), f32(0)], {"axis": 1}).outputs[0]
+    assert got.tolist() == [[[1, 0, 0], [0, 0, 1], [0, 0, 0]], [[0, 0, 0], [1, 0, 0], [0, 1, 0]]]
+    planted = _naive_one_hot(np.array([0]), 3, 1, 0, 0, "ignore-negative")[::-1]  # classes counted from the end
+    found = _run("OneHot", 1, [np.array([0]), np.array(3), f32(1), f32(0)], {"axis": 0}).outputs[0]
+    assert not (planted == found).all()
+    for depth in (0, -1):
+        with pytest.raises(SpecViolation):
+            _run("OneHot", 1, [np.array([0]), np.array(depth), f32(1), f32(0)], {"axis": 0})
