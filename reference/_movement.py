@@ -22,10 +22,11 @@ from ._elementwise import attributes_of
 from ._errors import SpecViolation
 from .schema import OV_FLOATS, OV_INTEGERS, Schema
 
-#: "any numeric type" / "any supported type": the floats and integers the harness represents. Boolean data is not
-#: in it: the opset copy's "numeric" excludes it, and "any supported type" is read the same way until the
-#: OpenVINO builders represent booleans (docs/spec-notes.md, "OpenVINO shape and data movement").
+#: "any numeric type": the floats and integers the harness represents (boolean is no number)
 ANY_TYPE = (*OV_FLOATS, *OV_INTEGERS)
+#: "any (arbitrary) supported type": the numeric ones and boolean (docs/spec-notes.md, "OpenVINO shape and data
+#: movement")
+ANY_SUPPORTED = (*ANY_TYPE, "bool")
 #: "any (supported) integer type" of a shape, axes or pads input
 INDEX_TYPES = OV_INTEGERS
 #: "int32 or int64" (Roll's shift and axes)

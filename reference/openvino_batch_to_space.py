@@ -14,14 +14,14 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, movement, one_d
+from ._movement import ANY_SUPPORTED, INDEX_TYPES, movement, one_d
 from .schema import Port, Schema
 
 SCHEMA = Schema("openvino", "BatchToSpace", (2,),
                 inputs=(Port("data"), Port("block_shape", dtype="int64", dtypes=INDEX_TYPES),
                         Port("crops_begin", dtype="int64", dtypes=INDEX_TYPES),
                         Port("crops_end", dtype="int64", dtypes=INDEX_TYPES)),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, movement, one_d
+from ._movement import ANY_SUPPORTED, ANY_TYPE, INDEX_TYPES, movement, one_d
 from .schema import Attribute, Port, Schema
 
 SCHEMA = Schema("openvino", "Broadcast", (1, 3),
@@ -25,7 +25,7 @@ SCHEMA = Schema("openvino", "Broadcast", (1, 3),
                                       since=3)),
                 inputs=(Port("data"), Port("target_shape", dtype="int64", dtypes=INDEX_TYPES),
                         Port("axes_mapping", dtype="int64", dtypes=INDEX_TYPES, optional=True)),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED), (3, ANY_TYPE)))
 VERSIONS = SCHEMA.versions
 
 

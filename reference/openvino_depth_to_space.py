@@ -10,14 +10,14 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, movement
+from ._movement import ANY_SUPPORTED, movement
 from .schema import Attribute, Port, Schema
 
 MODES = ("blocks_first", "depth_first")
 SCHEMA = Schema("openvino", "DepthToSpace", (1,),
                 attributes=(Attribute("block_size", "int", default=1),
                             Attribute("mode", "enum", values=MODES, required=True)),
-                inputs=(Port("data"),), outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                inputs=(Port("data"),), outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, movement, one_d
+from ._movement import ANY_SUPPORTED, INDEX_TYPES, movement, one_d
 from .schema import Attribute, Port, Schema
 
 SCHEMA = Schema("openvino", "Reverse", (1,),
                 attributes=(Attribute("mode", "enum", values=("index", "mask"), required=True),),
                 inputs=(Port("data"), Port("axis", dtype="int64", dtypes=(*INDEX_TYPES, "bool"))),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

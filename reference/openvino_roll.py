@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INT32_64, axis_of, movement, one_d
+from ._movement import ANY_SUPPORTED, INT32_64, axis_of, movement, one_d
 from .schema import Port, Schema
 
 SCHEMA = Schema("openvino", "Roll", (7,),
                 inputs=(Port("data"), Port("shift", dtype="int64", dtypes=INT32_64),
                         Port("axes", dtype="int64", dtypes=INT32_64)),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from ._movement import ANY_TYPE, movement
+from ._movement import ANY_SUPPORTED, ANY_TYPE, movement
 from .schema import Attribute, Port, Schema
 
 SCHEMA = Schema("openvino", "ShapeOf", (1, 3),
                 attributes=(Attribute("output_type", "enum", default="i64", values=("i64", "i32"), since=3),),
                 inputs=(Port("data"),), outputs=(Port("output", dtype="int64", dtype_attribute="output_type"),),
-                types=((0, ANY_TYPE),))
+                types=((0, ANY_SUPPORTED), (3, ANY_TYPE)))
 VERSIONS = SCHEMA.versions
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, movement, one_d
+from ._movement import ANY_SUPPORTED, INDEX_TYPES, movement, one_d
 from .openvino_batch_to_space import check_blocks
 from .schema import Port, Schema
 
@@ -20,7 +20,7 @@ SCHEMA = Schema("openvino", "SpaceToBatch", (2,),
                 inputs=(Port("data"), Port("block_shape", dtype="int64", dtypes=INDEX_TYPES),
                         Port("pads_begin", dtype="int64", dtypes=INDEX_TYPES),
                         Port("pads_end", dtype="int64", dtypes=INDEX_TYPES)),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

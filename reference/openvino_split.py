@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, axis_of, movement
+from ._movement import ANY_SUPPORTED, INDEX_TYPES, axis_of, movement
 from .schema import Attribute, Port, Schema
 
 SCHEMA = Schema("openvino", "Split", (1,), attributes=(Attribute("num_splits", "int", required=True),),
                 inputs=(Port("data"), Port("axis", dtype="int64", dtypes=INDEX_TYPES)), outputs=(Port("output"),),
-                types=((0, ANY_TYPE),))
+                types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, movement, one_d
+from ._movement import ANY_SUPPORTED, INDEX_TYPES, movement, one_d
 from .schema import Port, Schema
 
 SCHEMA = Schema("openvino", "Tile", (1,), inputs=(Port("data"), Port("repeats", dtype="int64", dtypes=INDEX_TYPES)),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

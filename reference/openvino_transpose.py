@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, movement, one_d
+from ._movement import ANY_SUPPORTED, INDEX_TYPES, movement, one_d
 from .schema import Port, Schema
 
 SCHEMA = Schema("openvino", "Transpose", (1,),
                 inputs=(Port("arg"), Port("input_order", dtype="int64", dtypes=INDEX_TYPES)),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 

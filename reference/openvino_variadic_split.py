@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 
 from ._errors import SpecViolation
-from ._movement import ANY_TYPE, INDEX_TYPES, axis_of, movement, one_d
+from ._movement import ANY_SUPPORTED, INDEX_TYPES, axis_of, movement, one_d
 from .schema import Port, Schema
 
 SCHEMA = Schema("openvino", "VariadicSplit", (1,),
                 inputs=(Port("data"), Port("axis", dtype="int64", dtypes=INDEX_TYPES),
                         Port("split_lengths", dtype="int64", dtypes=INDEX_TYPES)),
-                outputs=(Port("output"),), types=((0, ANY_TYPE),))
+                outputs=(Port("output"),), types=((0, ANY_SUPPORTED),))
 VERSIONS = SCHEMA.versions
 
 
