@@ -57,3 +57,41 @@ def test_one_hot_page_examples_and_rules() -> None:
     for depth in (0, -1):
         with pytest.raises(SpecViolation):
             _run("OneHot", 1, [np.array([0]), np.array(depth), f32(1), f32(0)], {"axis": 0})
+
+
+def _naive_cumsum(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
+    """The j-th output: the sum of the first j (inclusive) or j - 1 (exclusive) elements, from the end if reverse."""
+    axis = axis % x.ndim
+    out = np.zeros(x.shape)
+    for pos in itertools.product(*map(range, x.shape)):
+        j, n = pos[axis], x.shape[axis]
+        terms = range(j, n) if reverse else range(0, j + 1)
+        total = 0.0
+        for t in terms:
+            if exclusive and t == j:
+                continue
+            total += float(x[pos[:axis] + (t,) + pos[axis + 1:]])
+        out[pos] = total
+    return out
+
+
+@pytest.mark.parametrize(("exclusive", "reverse"), list(itertools.product((False, True), repeat=2)))
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_cumsum_matches_the_running_sums(exclusive, reverse, axis) -> None:
+    x = np.random.default_rng(7).standard_normal((3, 4, 5))
+    got = _run("CumSum", 3, [x, np.array(axis)], {"exclusive": exclusive, "reverse": reverse}).outputs[0]
+    np.testing.assert_allclose(got, _naive_cumsum(x, axis, exclusive, reverse), rtol=1e-13, atol=1e-13)
+    n = x.shape[axis]
+    assert reference.window_elements("openvino", "CumSum", 3, [x.shape, ()], {}, {1: np.array(axis)}) == n
+
+
+def test_cumsum_page_examples_and_a_planted_shift() -> None:
+    x = np.array([1.0, 2, 3, 4, 5], np.float32)
+    cs = lambda e, r: _run("CumSum", 3, [x, np.array(0)], {"exclusive": e, "reverse": r}).outputs[0].tolist()  # noqa: E731
+    assert cs(False, False) == [1, 3, 6, 10, 15] and cs(True, False) == [0, 1, 3, 6, 10]
+    assert cs(False, True) == [15, 14, 12, 9, 5] and cs(True, True) == [14, 12, 9, 5, 0]
+    planted = np.cumsum(x)[:-1].tolist() + [15.0]  # exclusive taken one step late
+    assert planted != cs(True, False)
+    assert _run("CumSum", 3, [x], {}).outputs[0].tolist() == [1, 3, 6, 10, 15]  # axis left out: 0
+    with pytest.raises(SpecViolation):
+        _run("CumSum", 3, [np.float32(1), np.array(0)], {})

@@ -84,6 +84,12 @@ def _one_hot(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) ->
     return opset.one_hot(*x, int(a["axis"]))
 
 
+def _cumsum(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    # the opset API takes no optional axis: the text's default, 0 (the IR column leaves the port out)
+    axis = x[1] if len(x) > 1 else opset.constant(np.array(0, dtype=np.int64))
+    return opset.cumsum(x[0], axis, bool(a["exclusive"]), bool(a["reverse"]))
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
@@ -101,6 +107,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
                                 lambda o, x, a, c: o.scatter_nd_update(*x)),
     # OneHot's data type is T2 (on/off values, Parameters); indices and depth are Constants (depth fixes the shape)
     "OneHot": _builder("OneHot", {1: "openvino.opset1", 16: "openvino.opset16"}, (C, C, P, P), _one_hot),
+    "CumSum": _builder("CumSum", {3: "openvino.opset3"}, None, _cumsum),
     "TopK": _builder("TopK", {1: "openvino.opset1", 3: "openvino.opset3", 11: "openvino.opset11"}, (P, C), _topk),
     "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
