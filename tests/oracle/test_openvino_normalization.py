@@ -84,7 +84,8 @@ def naive_group_norm(x, scale, bias, groups, eps):
 
 
 def _close(got: np.ndarray, want: np.ndarray, dtype=np.float32) -> None:
-    eps = float(ml_dtypes.finfo(dtype).eps)
+    # the loops compute in Python floats: for float64 their own few roundings are of the type's order
+    eps = float(ml_dtypes.finfo(dtype).eps) * (8 if np.dtype(dtype) == np.float64 else 1)
     np.testing.assert_allclose(got.astype(np.float64), want.astype(dtype).astype(np.float64), rtol=2 * eps,
                                atol=2 * eps * max(1.0, float(np.nanmax(np.abs(want)))) * 1e-3)
 
@@ -136,7 +137,26 @@ def check_affine() -> None:
         _close(got, naive_group_norm(x, gamma, beta, groups, 1e-4))
 
 
-CHECKS = [check_mvn, check_normalize_l2, check_lrn, check_affine]
+def naive_rms(x, axes, eps, scale=None):
+    """x / sqrt(ReduceMean(x², axes) + eps) [* scale], element by element."""
+    out = np.empty(x.shape)
+    for index in _indices(x.shape):
+        line = _slice(x, index, axes)
+        out[index] = float(x[index]) / math.sqrt(math.fsum(v * v for v in line) / len(line) + eps)
+    return out if scale is None else out * scale.astype(np.float64)
+
+
+def check_rms() -> None:
+    x = RNG.normal(0, 2, (2, 3, 8)).astype(np.float32)
+    for version, axes in ((14, [2]), (14, [0, -1]), (15, 1)):
+        got = reference.evaluate("openvino", "RMS", version, [x, np.array(axes, np.int64)], {"epsilon": 1e-3})
+        _close(got.outputs[0], naive_rms(x, tuple(a % 3 for a in np.atleast_1d(axes)), 1e-3))
+    scale = RNG.normal(0, 1, 8).astype(np.float32)
+    got = reference.evaluate("openvino", "RMS", 15, [x, np.array([-1]), scale], {"epsilon": 1e-3}).outputs[0]
+    _close(got, naive_rms(x, (2,), 1e-3, scale))
+
+
+CHECKS = [check_mvn, check_normalize_l2, check_lrn, check_affine, check_rms]
 
 
 @pytest.mark.parametrize("check", CHECKS)
@@ -247,6 +267,10 @@ def test_a_planted_factor_two_is_caught(monkeypatch) -> None:
     import conformance_reference.openvino_normalize_l2 as nl2
     monkeypatch.setattr(nl2, "l2_normalised", lambda x, axes, eps, mode: l2(x, axes, 2 * eps, mode))
     assert _caught(check_normalize_l2)
+    monkeypatch.undo()
+    import conformance_reference.openvino_rms as rms
+    monkeypatch.setattr(rms, "wide", lambda a: 2 * _normalization.wide(a))  # x and scale doubled: y off by 2x
+    assert _caught(check_rms)
 
 
 def test_a_planted_window_off_by_one_is_caught(monkeypatch) -> None:
@@ -278,6 +302,8 @@ def test_normalize_l2_without_axes_is_unspecified_where_the_text_contradicts_its
     ("GroupNormalization", 12, [np.ones((1, 6, 2), np.float32)] + [np.ones(6, np.float32)] * 2,
      {"num_groups": 4, "epsilon": 1e-5}),
     ("BatchNormInference", 5, [np.ones((2, 3), np.float32)] + [np.ones(3, np.float32)] * 4, {"epsilon": -1.0}),
+    ("RMS", 14, [np.ones((2, 3), np.float32), np.array(1)], {"epsilon": 1e-6}),
+    ("RMS", 15, [np.ones((2, 3), np.float32), np.array([1]), np.ones(2, np.float32)], {"epsilon": 1e-6}),
 ])
 def test_what_the_texts_forbid(op, version, inputs, attributes) -> None:
     with pytest.raises(reference.SpecViolation):
