@@ -95,3 +95,20 @@ def test_cumsum_page_examples_and_a_planted_shift() -> None:
     assert _run("CumSum", 3, [x], {}).outputs[0].tolist() == [1, 3, 6, 10, 15]  # axis left out: 0
     with pytest.raises(SpecViolation):
         _run("CumSum", 3, [np.float32(1), np.array(0)], {})
+
+
+def test_nonzero_tuples_in_row_major_order() -> None:
+    rng = np.random.default_rng(9)
+    for shape in [(5,), (3, 4), (2, 3, 4)]:
+        x = rng.integers(-1, 2, shape).astype(np.float32)
+        found = _run("NonZero", 3, [x], {}).outputs[0]
+        tuples = [pos for pos in itertools.product(*map(range, shape)) if x[pos] != 0]  # row-major by construction
+        assert found.shape == (len(shape), len(tuples)) and found.dtype == np.int64
+        assert [tuple(col) for col in found.T.tolist()] == tuples
+        assert reference.output_shapes("openvino", "NonZero", 3, [shape], {}, {0: x})[0] == found.shape
+    page = _run("NonZero", 3, [np.array([[1, 0], [1, 1]], np.float32)], {"output_type": "i32"}).outputs[0]
+    assert page.tolist() == [[0, 1, 1], [0, 0, 1]] and page.dtype == np.int32
+    column_major = [[1, 0, 0], [0, 1, 2]]  # (1,0), (0,1), (0,2): the planted order
+    got = _run("NonZero", 3, [np.array([[0, 1, 1], [1, 0, 0]], np.float32)], {}).outputs[0].tolist()
+    assert got == [[0, 0, 1], [1, 2, 0]] and got != column_major
+    assert _run("NonZero", 3, [np.array([0, -0.0, np.nan], np.float32)], {}).outputs[0].tolist() == [[2]]

@@ -108,6 +108,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
     # OneHot's data type is T2 (on/off values, Parameters); indices and depth are Constants (depth fixes the shape)
     "OneHot": _builder("OneHot", {1: "openvino.opset1", 16: "openvino.opset16"}, (C, C, P, P), _one_hot),
     "CumSum": _builder("CumSum", {3: "openvino.opset3"}, None, _cumsum),
+    "NonZero": _builder("NonZero", {3: "openvino.opset3"}, (P,),
+                        lambda o, x, a, c: o.non_zero(x[0], str(a["output_type"]))),
     "TopK": _builder("TopK", {1: "openvino.opset1", 3: "openvino.opset3", 11: "openvino.opset11"}, (P, C), _topk),
     "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
