@@ -1,0 +1,42 @@
+"""OpenVINO builders of ReverseSequence-1, GatherTree-1 and ExtractImagePatches-3: every input a Parameter (the
+lengths, parents and end token are values the op reads at run time), the attributes passed as the factories
+name them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families._inputs import GivenInputs
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.model import CaseInstance
+
+
+def _given(op: str, version: int, call: Any) -> GivenInputs:
+    def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+        schema = ops.entry(case.domain, case.op).schema
+        unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+        missing = [a for a in schema.required_names(case.version) if a not in case.attributes]
+        if unknown or missing:
+            raise Unsupported(f"the opset API cannot build {case.op}-{case.version} with attribute(s) {unknown} it "
+                              f"does not define or without required {missing}")
+        values = {a.name: case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)}
+        return call(opset, inputs, values)
+
+    def dtypes_at(v: int) -> dict[str, str]:
+        allowed = ops.entry("openvino", op).schema.supported_dtypes(v)
+        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
+
+    return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=dtypes_at,
+                       dtype_note="takes the types its schema's constraint names")
+
+
+#: openvino-domain op -> its builder
+BUILDERS: dict[str, OpsetBuilder] = {
+    "ReverseSequence": _given("ReverseSequence", 1, lambda opset, i, a: opset.reverse_sequence(
+        i[0], i[1], a["batch_axis"], a["seq_axis"])),
+    "GatherTree": _given("GatherTree", 1, lambda opset, i, a: opset.gather_tree(*i)),
+    "ExtractImagePatches": _given("ExtractImagePatches", 3, lambda opset, i, a: opset.extract_image_patches(
+        i[0], list(a["sizes"]), list(a["strides"]), list(a["rates"]), a["auto_pad"])),
+}
