@@ -82,3 +82,8 @@ def scatter(data: np.ndarray, targets: list[np.ndarray], values: np.ndarray) -> 
             mask[where] = True
         first.setdefault(where, value)
     return out, (mask.reshape(data.shape) if mask.any() else None)
+
+
+#: an ``output_type`` attribute's OpenVINO element type name -> the NumPy-style dtype name
+OV_TYPE_NAMES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16", "i8": "int8", "i16": "int16",
+                 "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64"}

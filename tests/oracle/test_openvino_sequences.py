@@ -112,3 +112,27 @@ def test_nonzero_tuples_in_row_major_order() -> None:
     got = _run("NonZero", 3, [np.array([[0, 1, 1], [1, 0, 0]], np.float32)], {}).outputs[0].tolist()
     assert got == [[0, 0, 1], [1, 2, 0]] and got != column_major
     assert _run("NonZero", 3, [np.array([0, -0.0, np.nan], np.float32)], {}).outputs[0].tolist() == [[2]]
+
+
+@pytest.mark.parametrize(("rows", "columns", "diagonal"), [(3, 4, 2), (3, 4, -1), (2, 6, 3), (5, 3, -4), (4, 4, 0),
+                                                           (2, 2, 5), (0, 3, 0)])
+def test_eye_matches_the_formula(rows, columns, diagonal) -> None:
+    i32 = lambda v: np.array(v, np.int32)  # noqa: E731
+    got = _run("Eye", 9, [i32(rows), i32(columns), i32(diagonal), i32([2])], {"output_type": "f32"}).outputs[0]
+    want = np.zeros((2, rows, columns), np.float32)
+    for b, i, j in itertools.product(range(2), range(rows), range(columns)):
+        want[b, i, j] = 1 if j == i + diagonal else 0  # output[..., i, i + diagonal_index] = 1
+    assert got.shape == want.shape and (got == want).all()
+
+
+def test_eye_page_examples_and_a_planted_transpose() -> None:
+    i32 = lambda v: np.array(v, np.int32)  # noqa: E731
+    one = _run("Eye", 9, [i32(3), i32(4), i32(2)], {"output_type": "i32"}).outputs[0]
+    assert one.tolist() == [[0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 0]] and one.dtype == np.int32
+    two = _run("Eye", 9, [i32(3), i32(4), i32(-1)], {"output_type": "i32"}).outputs[0]
+    assert two.tolist() == [[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]]
+    assert not (np.eye(3, 4, 1) == two).all()  # the diagonal's sign flipped
+    three = _run("Eye", 9, [i32(2), i32(2), i32(5), i32([1, 2])], {"output_type": "f16"}).outputs[0]
+    assert three.shape == (1, 2, 2, 2) and not three.any() and three.dtype == np.float16
+    with pytest.raises(SpecViolation):
+        _run("Eye", 9, [i32(-1), i32(2), i32(0)], {"output_type": "f32"})

@@ -6,6 +6,7 @@ bounds, k, depth) is a Constant, so OpenVINO infers a static shape; index inputs
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ import numpy as np
 from conformance import ops
 from conformance.backends.base import Unsupported
 from conformance.backends.openvino.families.elementwise import _schema_dtypes
-from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder, no_constants
+from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpInput, OpsetBuilder, no_constants
 from conformance.model import CaseInstance
 
 P, C = PARAMETER, CONSTANT
@@ -33,18 +34,29 @@ def _attributes(case: CaseInstance) -> dict[str, Any]:
 
 
 def _builder(op: str, opsets: dict[int, str], roles: tuple[str, ...] | None,
-             build: Callable[[Any, list[Any], dict[str, Any], CaseInstance], Any]) -> OpsetBuilder:
+             build: Callable[[Any, list[Any], dict[str, Any], CaseInstance], Any],
+             optional_tail: bool = False) -> OpsetBuilder:
     """``roles`` None: the data input a Parameter and every other input a Constant (however many the case gives:
-    Slice's optional axes)."""
+    Slice's optional axes); ``optional_tail``: the last of ``roles`` may be left out (Eye's batch_shape)."""
 
     def run(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
-        if roles is not None and len(inputs) != len(roles):
+        if roles is not None and not (len(inputs) == len(roles) or optional_tail and len(inputs) == len(roles) - 1):
             raise Unsupported(f"{case.op}-{case.version} is built with {len(roles)} inputs, got {len(inputs)}")
         return build(opset, inputs, _attributes(case), case)
 
-    return OpsetBuilder(opsets=opsets, build=run, roles=roles, dtypes_at=_schema_dtypes(op),
-                        constants=_the_others if roles is None else no_constants,
-                        dtype_note="takes the types its schema's constraint names")
+    kind = _OptionalTail if optional_tail else OpsetBuilder
+    return kind(opsets=opsets, build=run, roles=roles, dtypes_at=_schema_dtypes(op),
+                constants=_the_others if roles is None else no_constants,
+                dtype_note="takes the types its schema's constraint names")
+
+
+@dataclasses.dataclass(frozen=True)
+class _OptionalTail(OpsetBuilder):
+    """A builder whose last inputs are optional: the roles of the inputs a case gives (Eye without batch_shape)."""
+
+    def op_inputs(self, case: CaseInstance, inputs: list[np.ndarray]) -> list[OpInput]:
+        given = self.roles[:len(inputs)] if self.roles is not None else None
+        return OpsetBuilder.op_inputs(dataclasses.replace(self, roles=given), case, inputs)
 
 
 def _the_others(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
@@ -90,6 +102,10 @@ def _cumsum(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> 
     return opset.cumsum(x[0], axis, bool(a["exclusive"]), bool(a["reverse"]))
 
 
+def _eye(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    return opset.eye(x[0], x[1], x[2], str(a["output_type"]), x[3] if len(x) > 3 else None)
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
@@ -110,6 +126,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "CumSum": _builder("CumSum", {3: "openvino.opset3"}, None, _cumsum),
     "NonZero": _builder("NonZero", {3: "openvino.opset3"}, (P,),
                         lambda o, x, a, c: o.non_zero(x[0], str(a["output_type"]))),
+    # every Eye input fixes the shape: all Constants (the model has no Parameter); batch_shape optional
+    "Eye": _builder("Eye", {9: "openvino.opset9"}, (C, C, C, C), _eye, optional_tail=True),
     "TopK": _builder("TopK", {1: "openvino.opset1", 3: "openvino.opset3", 11: "openvino.opset11"}, (P, C), _topk),
     "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
