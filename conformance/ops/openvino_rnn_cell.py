@@ -1,0 +1,16 @@
+"""OpenVINO RNNCell (reference/openvino_rnn_cell.py holds the semantics).
+Judged by the accumulation bound, K = input_size + hidden_size + 1 (a gate's sum with its bias), its magnitude the
+gates' Σ|terms| carried through the activations, products (reference/_recurrent.py), then the output's last
+operation's roundings at |y|: Ho of an RNN its activation (15: sigmoid's 7.5 ULPs, the largest, at 2u·|y| each), of
+a GRU the final sum (1), of an LSTM o*h(C) (the product and h's rounding: 1 + 15); Co the sum f*C + i*c (1).
+"""
+
+from __future__ import annotations
+
+from conformance.ops.spec import Model, OpEntry
+from conformance_reference import openvino_rnn_cell
+
+ENTRY = OpEntry(schema=openvino_rnn_cell.SCHEMA,
+                error_models={"Ho": Model("accumulate", roundings=15)},
+                ir_layer="RNNCell", layout_inputs=(),
+                summary="one RNN step: f(X*W^T + H*R^T + B)")

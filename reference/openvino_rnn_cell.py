@@ -1,0 +1,25 @@
+"""OpenVINO RNNCell-3: the page's gate formulas step by step (reference/_recurrent.py: the arithmetic and
+its error bound, reference/_recurrent_ops.py: inputs, outputs and the cell)."""
+
+from __future__ import annotations
+
+from ._recurrent_ops import RNN, cell_members
+from .schema import OV_FLOATS, Attribute, Port, Schema
+
+SCHEMA = Schema(
+    "openvino", "RNNCell", (3,),
+    attributes=(
+        Attribute("hidden_size", "int", required=True),
+        Attribute("activations", "strings", default=("tanh",)),
+        Attribute("activations_alpha", "floats", default=()),
+        Attribute("activations_beta", "floats", default=()),
+        Attribute("clip", "float", default=float("inf")),
+    ),
+    inputs=(Port("X"), Port("H"),
+            Port("W"), Port("R"), Port("B")),
+    outputs=(Port("Ho"),),
+    types=((0, OV_FLOATS),),
+)
+VERSIONS = SCHEMA.versions
+
+output_shapes, evaluate, magnitude, window_elements = cell_members(SCHEMA, RNN, bias_required=True)
