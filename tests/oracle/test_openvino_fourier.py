@@ -170,3 +170,32 @@ def test_every_floating_point_type_rounds_once(dtype) -> None:
 def test_what_the_texts_forbid(op, version, inputs) -> None:
     with pytest.raises(SpecViolation):
         reference.evaluate("openvino", op, version, inputs, {})
+
+
+@pytest.mark.parametrize(("signal_shape", "window", "size", "step", "transpose"), [
+    ((56,), 7, 11, 3, False), ((2, 40), 5, 12, 5, True), ((30,), 4, 4, 7, False), ((3, 9), 9, 9, 1, True)])
+def test_stft_is_each_windowed_frames_dft(signal_shape, window, size, step, transpose) -> None:
+    rng = np.random.default_rng(size)
+    x = rng.standard_normal(signal_shape)
+    w = rng.uniform(0, 1, window)
+    attributes = {"transpose_frames": transpose}
+    got = reference.evaluate("openvino", "STFT", 15, [x, w, np.array(size), np.array(step)], attributes).outputs[0]
+    frames, bins = (signal_shape[-1] - size) // step + 1, size // 2 + 1
+    left = (size - window) // 2  # ISTFT-16's padding: (frame_size - window_length) // 2 zeros on the left
+    padded = np.zeros(size)
+    padded[left:left + window] = w
+    rows = x.reshape(-1, signal_shape[-1])
+    want = np.zeros((len(rows), frames, bins, 2))
+    for b, f, k in itertools.product(range(len(rows)), range(frames), range(bins)):
+        total = sum(rows[b, f * step + n] * padded[n] * np.exp(-2j * np.pi * k * n / size) for n in range(size))
+        want[b, f, k] = total.real, total.imag
+    want = want.reshape(*signal_shape[:-1], frames, bins, 2)
+    if transpose:
+        want = np.swapaxes(want, -2, -3)
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_stft_k_is_the_frame_size() -> None:
+    shapes = [(56,), (7,), (), ()]
+    values = {2: np.array(11), 3: np.array(3)}
+    assert reference.window_elements("openvino", "STFT", 15, shapes, {"transpose_frames": False}, values) == 11

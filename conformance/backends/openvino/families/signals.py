@@ -1,5 +1,5 @@
-"""OpenVINO builders of the Fourier transforms (DFT-7, IDFT-7, RDFT-9, IRDFT-9): the data a Parameter, ``axes`` and
-``signal_size`` Constants (the output's shape is made of their values)."""
+"""OpenVINO builders of the Fourier transforms (DFT-7, IDFT-7, RDFT-9, IRDFT-9, STFT-15): the data a Parameter, the
+other inputs Constants (the output's shape is made of their values)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,24 @@ def _transform(op: str, factory: str, version: int) -> OpsetBuilder:
                         dtypes_at=dtypes_at, dtype_note="takes floating-point data")
 
 
+def _stft(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    """STFT-15: the signal a Parameter; the window, frame_size and frame_step Constants (the output's shape is made
+    of the last two)."""
+    unknown = sorted(set(case.attributes) - ops.entry(case.domain, case.op).schema.attribute_names(case.version))
+    if unknown or "transpose_frames" not in case.attributes:
+        raise Unsupported(f"the opset API cannot build STFT-{case.version} with attribute(s) {unknown} or without "
+                          "transpose_frames")
+    return opset.stft(*inputs, bool(case.attributes["transpose_frames"]))
+
+
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, OpsetBuilder] = {
     "DFT": _transform("DFT", "dft", 7),
     "IDFT": _transform("IDFT", "idft", 7),
     "RDFT": _transform("RDFT", "rdft", 9),
     "IRDFT": _transform("IRDFT", "irdft", 9),
+    "STFT": OpsetBuilder(opsets={15: "openvino.opset15"}, build=_stft, constants=_rest,
+                         dtypes_at=lambda v: {d: ELEMENT_TYPES[d] for d in
+                                              ops.entry("openvino", "STFT").schema.supported_dtypes(v)},
+                         dtype_note="takes floating-point data"),
 }
