@@ -47,9 +47,10 @@ def normalized_axis(axis: int, rank: int, label: str, what: str = "axis") -> int
 
 
 def value_of(input_values: dict[int, np.ndarray] | None, port: int, label: str, what: str) -> np.ndarray:
-    """The value of a shape-determining integer input (shape inference needs it)."""
+    """The value of a shape-determining input; ``LookupError`` where it is not given (the shape cannot be told
+    without it: no rejection of the case)."""
     if input_values is None or port not in input_values:
-        raise SpecViolation(f"{label}: the output shape depends on the value of {what} (input {port + 1})")
+        raise LookupError(f"{label}: the output shape depends on the value of {what} (input {port + 1})")
     return np.asarray(input_values[port])
 
 

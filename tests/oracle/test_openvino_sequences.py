@@ -136,3 +136,36 @@ def test_eye_page_examples_and_a_planted_transpose() -> None:
     assert three.shape == (1, 2, 2, 2) and not three.any() and three.dtype == np.float16
     with pytest.raises(SpecViolation):
         _run("Eye", 9, [i32(-1), i32(2), i32(0)], {"output_type": "f32"})
+
+
+@pytest.mark.parametrize(("start", "stop", "step"), [(2, 23, 3), (23, 2, -3), (1, 2.5, 0.5), (5, 1, 1), (-1, 0.95, 0.1),
+                                                     (10, -2.5, -0.75)])
+def test_range_values_and_count_from_the_inequalities(start, stop, step) -> None:
+    """-1: every val[i] = start + i * step with start <= val < stop (> stop for a negative step), counted one by one."""
+    dtype = np.float64 if any(isinstance(v, float) for v in (start, stop, step)) else np.int64
+    got = _run("Range", 1, [dtype(start), dtype(stop), dtype(step)]).outputs[0]
+    want, i = [], 0
+    while (start + i * step < stop) if step > 0 else (start + i * step > stop):
+        want.append(start + i * step)
+        i += 1
+    assert len(got) == len(want)
+    np.testing.assert_allclose(got, want, rtol=1e-15, atol=1e-15)
+    four = _run("Range", 4, [np.float32(start), np.float32(stop), np.float32(step)], {"output_type": "f64"}).outputs[0]
+    assert len(four) == max(int(np.ceil((np.float64(np.float32(stop)) - np.float32(start)) / np.float32(step))), 0)
+
+
+def test_range_page_examples_casts_and_magnitudes() -> None:
+    i32, f32 = np.int32, np.float32
+    assert _run("Range", 4, [i32(2), i32(23), i32(3)], {"output_type": "i32"}).outputs[0].tolist() == [2, 5, 8, 11,
+                                                                                                       14, 17, 20]
+    assert _run("Range", 4, [i32(23), i32(2), i32(-3)], {"output_type": "i32"}).outputs[0].tolist() == [23, 20, 17, 14,
+                                                                                                        11, 8, 5]
+    assert _run("Range", 4, [f32(1), f32(2.5), f32(0.5)], {"output_type": "f32"}).outputs[0].tolist() == [1, 1.5, 2]
+    assert _run("Range", 4, [f32(0.5), f32(7.9), f32(2.7)], {"output_type": "i32"}).outputs[0].tolist() == [0, 2, 4, 6]
+    planted = [2 + i * 3 for i in range(1, 8)]  # the first element skipped
+    assert planted != _run("Range", 1, [i32(2), i32(23), i32(3)]).outputs[0].tolist()
+    m1 = reference.magnitude("openvino", "Range", 1, [f32(-1), f32(1), f32(0.5)], {})[0]
+    m4 = reference.magnitude("openvino", "Range", 4, [f32(-1), f32(1), f32(0.5)], {"output_type": "f32"})[0]
+    assert m1.tolist() == [1, 1.5, 2, 2.5] and m4.tolist() == [1, 2.5, 4.5, 7]
+    with pytest.raises(SpecViolation):
+        _run("Range", 4, [f32(0), f32(4), f32(0.5)], {"output_type": "i32"})  # step 0 after the cast

@@ -106,6 +106,14 @@ def _eye(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any
     return opset.eye(x[0], x[1], x[2], str(a["output_type"]), x[3] if len(x) > 3 else None)
 
 
+def _range(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    if case.version >= 4:  # opset4's Python factory builds Range-1 (no output_type); opset16's builds Range-4
+        import openvino
+
+        return openvino.opset16.range(x[0], x[1], x[2], str(a["output_type"]))
+    return opset.range(x[0], x[1], x[2])
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
@@ -128,6 +136,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
                         lambda o, x, a, c: o.non_zero(x[0], str(a["output_type"]))),
     # every Eye input fixes the shape: all Constants (the model has no Parameter); batch_shape optional
     "Eye": _builder("Eye", {9: "openvino.opset9"}, (C, C, C, C), _eye, optional_tail=True),
+    # every Range input fixes the shape: all Constants (the model has no Parameter)
+    "Range": _builder("Range", {1: "openvino.opset1", 4: "openvino.opset4"}, (C, C, C), _range),
     "TopK": _builder("TopK", {1: "openvino.opset1", 3: "openvino.opset3", 11: "openvino.opset11"}, (P, C), _topk),
     "StridedSlice": _builder("StridedSlice", {1: "openvino.opset1"}, None, _strided_slice),
     "Slice": _builder("Slice", {8: "openvino.opset8"}, None, lambda o, x, a, c: o.slice(*x)),
