@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.expectations import Expectations
+from conformance.expectations.grouping import unreviewed_lines
 from conformance.records import base_backend
 from conformance.report.merge import merge_files
 
@@ -36,8 +37,12 @@ def check(results: list[Path], expectations: list[Path], no_default_expectations
     out = StaleCheck()
     never = [e for e in loaded.entries if e.problem]
     out.lines += [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) can never match: {e.problem}" for e in never]
-    out.failing = bool(never)
-    stale = [e for e in loaded.stale([r.expectation_id for r in merged.records]) if not e.problem]
+    # a reason still `expectations update`'s TODO: the gate refuses it until a person writes what diverges
+    todo = unreviewed_lines(loaded.entries)
+    out.lines += todo
+    out.failing = bool(never or todo)
+    # the records too: a match: entry's attributes are read from them (the ids alone cannot show an attribute)
+    stale = [e for e in loaded.stale([r.expectation_id for r in merged.records], merged.records) if not e.problem]
     if no_default_cases:  # the shipped expectations describe the shipped corpus, which did not run
         shipped = expectations_dir()
         stale = [e for e in stale if shipped is None or Path(e.file).resolve().parent != shipped.resolve()]
@@ -55,7 +60,7 @@ def check(results: list[Path], expectations: list[Path], no_default_expectations
     out.lines += [f"stale expectation: {e.file}:{e.line}: entry ({e.key}) matched no item of the {len(results)} "
                   "result file(s)" for e in stale]
     out.failing = out.failing or bool(stale)
-    if not stale and not never:
+    if not stale and not never and not todo:
         out.lines.append(f"expectations: {len(loaded.entries)} entries from {len(files) + len(expectations)} file(s), "
                          f"none stale over {len(results)} result file(s)")
     return out

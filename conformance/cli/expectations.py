@@ -1,7 +1,9 @@
-"""``conformance expectations update FILE --results RESULTS... [--backend B]``: rewrite an expectations file from
-a run — new failures are added grouped by cause (one ``match:`` entry per group, its reason from the records),
-fixed ones (now passing) are dropped, entries without a signature get the one their items fail with (and an entry
-of several items each item's own, ``pins:``) — for human review."""
+"""``conformance expectations update FILE --results RESULTS... [--backend B] [--shared-with B2]``: rewrite an
+expectations file from a run — new failures are added grouped by cause (one entry per group across spec versions
+and domains, never two backends' causes in one: grouping.py), each with a ``reason: TODO ...`` from the records
+that a strict gate refuses until a person writes what diverges; fixed ones (now passing) are dropped, entries
+without a signature get the one their items fail with (and an entry of several items each item's own, ``pins:``)
+— for human review."""
 
 from __future__ import annotations
 
@@ -17,20 +19,23 @@ import yaml
 from conformance import machine
 from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
 from conformance.expectations import signature as signatures
-from conformance.expectations.grouping import Proposer, cause
+from conformance.expectations.grouping import TODO, Elsewhere, Proposer, cause
 from conformance.expectations.outcome import outcome_of
 from conformance.records import base_backend, read_records
 from conformance.report.merge import results_budget
 
 
-def update(entries: list[Entry], records: list, backend: str | None) -> tuple[list[Entry], list[str], list[str]]:
+def update(entries: list[Entry], records: list, backend: str | None,
+           elsewhere: Elsewhere | None = None) -> tuple[list[Entry], list[str], list[str]]:
     """Returns (entries, added keys, dropped keys). Entries that match nothing in the results are kept.
 
     Records are judged by their outcome (the status before expectations). New failures are grouped by cause, one
     entry each (conformance/expectations/grouping.py); a divergence seen at some ISA levels and not at others (an
     ISA axis, or results of several machines) gets the ``isa:`` condition that separates them. A kept entry without
     a signature gets the one its failing items show (signature.py), so it stops hiding other failures.
+    ``elsewhere``: which other backends fail an item too (default: the other columns of ``records`` only).
     """
+    elsewhere = elsewhere or Elsewhere(records)  # every column: another backend failing the item is its cause
     records = [r for r in records if backend is None or base_backend(r.backend) == backend]
     book = Expectations(entries)
     kept, dropped = [], []
@@ -52,7 +57,7 @@ def update(entries: list[Entry], records: list, backend: str | None) -> tuple[li
     for key, group in by_item.items():
         failing = [r for r in group if outcome_of(r)[0] in EXPECTED_STATUSES]
         if failing:
-            causes[key] = cause(failing[0])
+            causes[key] = cause(failing[0], elsewhere.of(failing[0]))
         if any(book.find(key, r.backend_version, r.isa, r) is None for r in failing):  # no entry expected it
             new.setdefault(causes[key], set()).add(key)
     proposer = Proposer({key: group[0] for key, group in by_item.items()}, causes)
@@ -60,13 +65,14 @@ def update(entries: list[Entry], records: list, backend: str | None) -> tuple[li
     for key, items in sorted(new.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
         for part in proposer.propose(items, key):
             covered = [part] if isinstance(part, str) else sorted(proposer.covered(part) & items)
-            kept.append(_entry(part, [r for i in covered for r in by_item[i]]))
+            kept.append(_entry(part, [r for i in covered for r in by_item[i]], key, elsewhere))
             added.append(kept[-1].key)
     return kept, added, dropped
 
 
-def _entry(part: dict | str, group: list) -> Entry:
-    """The proposed entry for the records of one cause: its reason from theirs (the runtime's message)."""
+def _entry(part: dict | str, group: list, key: tuple = (), elsewhere: Elsewhere | None = None) -> Entry:
+    """The proposed entry for the records of one cause: a ``TODO`` reason from theirs (the runtime's message), and
+    the other backends that fail its items too (``key``'s last part), with what says so."""
     failing = [r for r in group if outcome_of(r)[0] in EXPECTED_STATUSES]
     clean = {r.isa for r in group if outcome_of(r)[0] not in EXPECTED_STATUSES}
     statuses = {outcome_of(r)[0] for r in failing}
@@ -75,6 +81,12 @@ def _entry(part: dict | str, group: list) -> Entry:
     said = outcome_of(first)[1].split("\n", 1)[0].strip()[:200] or f"{outcome_of(first)[0]} (no reason recorded)"
     items = len({r.expectation_id for r in failing})
     reason = said if items == 1 else f"{items} items fail as {signatures.text_of(parts)!r}, e.g. {said}"
+    shared = key[-1] if key and isinstance(key[-1], tuple) else ()
+    if shared:
+        where = "; ".join(f"{other}: {elsewhere.said(first.id, other)}" if elsewhere else other for other in shared)
+        reason = (f"fails on {', '.join(shared)} too ({where}): likely {'their' if len(shared) > 1 else 'its'} "
+                  f"cause, not {base_backend(first.backend)}'s. {reason}")
+    reason = f"{TODO}: say what diverges and link the issue. {reason}"
     return Entry(reason=reason, id=part if isinstance(part, str) else None,
                  match=part if isinstance(part, dict) else None, signature=signatures.text_of(parts),
                  pins={} if isinstance(part, str) else signatures.pins(failing),
@@ -88,6 +100,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("file", type=Path, help="the expectations file to rewrite (created if missing)")
     parser.add_argument("--results", type=Path, action="append", required=True, help="result file(s) of a run")
     parser.add_argument("--backend", help="only records of this backend (default: all in the results)")
+    parser.add_argument("--shared-with", action="append", default=[], metavar="BACKEND",
+                        help="a runtime your backend wraps (e.g. onnxruntime): items its shipped expectations list "
+                        "as failing the same way get entries of their own, apart from your backend's own causes "
+                        "(another backend column in the results counts without it)")
     args = parser.parse_args(argv)
     from conformance.suite import guards
 
@@ -99,10 +115,11 @@ def main(argv: list[str]) -> int:
         entries = load_file(args.file) if args.file.exists() else []
         budget = results_budget()  # every record is held: the same size limit as a report's
         records = [r for path in args.results for r in read_records(path, budget=budget)]
+        elsewhere = Elsewhere.shipped(records, args.shared_with)
     except (ExpectationsError, ValueError, OSError) as exc:  # unreadable input: exit 2, never a traceback
         print(f"conformance expectations: {exc}", file=sys.stderr)
         return 2
-    kept, added, dropped = update(entries, records, args.backend)
+    kept, added, dropped = update(entries, records, args.backend, elsewhere)
     try:
         if args.file.exists():
             edit_in_place(args.file, entries, kept)
@@ -117,6 +134,9 @@ def main(argv: list[str]) -> int:
 
     for key in added:
         print(f"  + {printable(key)}")
+    if added:
+        print(f"each added entry's reason starts with {TODO}: replace it with what diverges and a link (a strict "
+              "gate, `conformance run` over the whole corpus or `conformance ci stale`, refuses it until then)")
     for key in dropped:
         print(f"  - {printable(key)}")
     return 0

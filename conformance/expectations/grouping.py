@@ -1,23 +1,37 @@
 """New failures grouped by cause, one proposed entry per group (``conformance expectations update``).
 
-Failures are grouped by backend, status, signature (what fails, not by how much: signature.py) and, for errors,
-crashes and timeouts, the reason text with numbers and paths taken out. Each group gets the narrowest ``match:``
-(match.py) that covers exactly its items among every item of the run: no item that passes, or fails another way,
-is covered. The parts are the fields the group's items share (backend, domain, op, version, dtype, layout); parts
-whose values vary are left out when the match stays exact without them, attribute values and case names are added
-when it is not exact yet, and a group no match covers exactly is split by op and then by dtype and layout, down to
-single items (``id:`` entries).
+Failures are grouped by backend, status, signature (what fails, not by how much: signature.py), for errors,
+crashes and timeouts the reason text with numbers and paths taken out, and the other backends that fail the same
+item the same way (``Elsewhere``: another column of the run, or the shipped expectations of a runtime the vendor's
+wraps): a failure the vendor's runtime shares with onnxruntime is onnxruntime's cause, never one entry with the
+vendor's own bug. Spec
+versions and domains are no part of a cause: one bug (count_include_pad ignored) is one entry across ONNX,
+OpenVINO and oneDNN. Each group gets the narrowest ``match:`` (match.py) that covers exactly its items among every
+item of the run: no item that passes, or fails another way, is covered. The parts are the fields the group's items
+share (backend, domain, op, version, dtype, layout); parts whose values vary are left out when the match stays exact
+without them, attribute values and case names are added when it is not exact yet, and a group no match covers
+exactly is split by op (every version of it together) and then by dtype and layout, down to single items (``id:``
+entries).
+
+A proposed entry's reason starts with ``TODO``: what the records say, for a person to replace with what diverges
+and a link. A strict gate refuses an entry whose reason still starts so (``unreviewed``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from conformance.expectations import match as matching
 from conformance.expectations import signature as signatures
-from conformance.records import ResultRecord, base_backend
+from conformance.expectations.entry import EXPECTED_STATUSES, Entry
+from conformance.records import ResultRecord, base_backend, item_id
+
+#: What a proposed entry's reason starts with until a person writes it (a strict gate refuses it).
+TODO = "TODO"
 
 CORE = ("domain", "op", "version", "dtype", "layout")
 #: An attribute is tried as a part only when the group's items have at most this many values of it.
@@ -30,13 +44,94 @@ def normalized(reason: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "#", line)).strip()[:160]
 
 
-def cause(record: ResultRecord) -> tuple[Any, ...]:
-    """The group key of a failing record (its outcome)."""
+def cause(record: ResultRecord, shared: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    """The group key of a failing record (its outcome); ``shared``: the other backends that fail its item too
+    (``Elsewhere.of``), whose cause it is rather than this backend's own."""
     from conformance.expectations.outcome import outcome_of
 
     status, reason = outcome_of(record)
     text = "" if status == "fail" else normalized(reason)
-    return (base_backend(record.backend), status, signatures.outline(signatures.of_record(record)), text)
+    # an output by its position, not its name: each spec names them (ONNX's Y, OpenVINO's output, oneDNN's dst)
+    position = {str(o.get("name") or "").lower(): str(n) for n, o in enumerate(record.outputs or [])}
+    failing = tuple((position.get(name, "0" if not record.outputs else name), kind)
+                    for name, kind in signatures.outline(signatures.of_record(record)))
+    return (base_backend(record.backend), status, failing, text, tuple(shared))
+
+
+def unreviewed(entries: Iterable[Entry]) -> list[Entry]:
+    """The entries whose reason is still the proposal's ``TODO ...``: no person has said what diverges."""
+    return [e for e in entries if e.reason.lstrip().upper().startswith(TODO)]
+
+
+def unreviewed_lines(entries: Iterable[Entry]) -> list[str]:
+    return [f"unreviewed expectation: {e.file}:{e.line}: entry ({e.key}) still has the proposed reason "
+            f"{e.reason[:60]!r}: write what diverges (and a link) before a strict gate accepts it"
+            for e in unreviewed(entries)]
+
+
+def _kinds(parts: list[signatures.Part]) -> tuple[str, ...]:
+    """What fails, without names (each spec names its outputs) or sizes: the kinds, sorted."""
+    return tuple(sorted(kind for _, kind in signatures.outline(parts)))
+
+
+class Elsewhere:
+    """Which other backends fail an item the same way: another backend column of the same run, or the shipped
+    expectations of a runtime the vendor's wraps listing it (at any version: the one wrapped may be another).
+    ``books``: backend -> its expectations, conditions dropped. Only runtimes named: every backend's list would
+    split one cause by whichever lists happen to name its items."""
+
+    def __init__(self, records: Iterable[ResultRecord], books: dict[str, Any] | None = None) -> None:
+        from conformance.expectations.outcome import outcome_of
+
+        self.failing: dict[str, dict[str, ResultRecord]] = {}  # instance id -> backend -> its failing record
+        for r in records:
+            if r.backend != "reference" and outcome_of(r)[0] in EXPECTED_STATUSES:
+                self.failing.setdefault(r.id, {})[base_backend(r.backend)] = r
+        self.books = books or {}
+        self.where: dict[tuple[str, str], str] = {}  # (instance id, other backend) -> what says it fails there
+
+    @classmethod
+    def shipped(cls, records: Iterable[ResultRecord], backends: Iterable[str] = ()) -> Elsewhere:
+        """With the shipped ``expectations/<backend>.yaml`` of ``backends`` (the runtimes the vendor's wraps:
+        ``expectations update --shared-with``); ValueError naming a backend that has none."""
+        from conformance.expectations import Expectations, load_file
+        from conformance.shipped import expectation_file
+
+        books = {}
+        for backend in backends:
+            path = expectation_file(backend)
+            if path is None:
+                raise ValueError(f"--shared-with {backend}: no shipped expectations/{backend}.yaml")
+            books[backend] = Expectations([replace(e, versions="", isa="") for e in load_file(path)])
+        return cls(records, books)
+
+    def of(self, record: ResultRecord) -> tuple[str, ...]:
+        """The other backends failing ``record``'s item the same way (the same kinds of failure: an entry of theirs
+        pinning indices says nothing of values failing here), sorted."""
+        me, kinds = base_backend(record.backend), _kinds(signatures.of_record(record))
+        found = set()
+        for other, theirs in self.failing.get(record.id, {}).items():
+            if other != me and _kinds(signatures.of_record(theirs)) == kinds:
+                found.add(other)
+                self.where.setdefault((record.id, other), "its column in these results")
+        for other, book in self.books.items():
+            if other == me or other in found:
+                continue
+            entry = book.find(item_id(record.id, other), "", "", replace(record, backend=other))
+            pinned = entry.signature_for(item_id(record.id, other)) if entry is not None else ""
+            if entry is None or (pinned and _kinds(signatures.parse(pinned)) != kinds):
+                continue
+            from conformance.expectations.outcome import outcome_of
+
+            if not pinned and entry.status and entry.status != outcome_of(record)[0]:
+                continue
+            found.add(other)
+            first = entry.reason.splitlines()[0][:100] if entry.reason else ""
+            self.where.setdefault((record.id, other), f"{Path(entry.file).name}:{entry.line}: {first!r}")
+        return tuple(sorted(found))
+
+    def said(self, instance_id: str, other: str) -> str:
+        return self.where.get((instance_id, other), "")
 
 
 def value(record: ResultRecord, part: str) -> Any:
@@ -79,12 +174,17 @@ class Proposer:
         ok, _ = self.exact(match, items, key)
         if ok:
             return [self._loosened(match, items, key)]
-        match = self._with_attributes(match, records, items, key)
-        if not self.exact(match, items, key)[0]:
-            match["case"] = sorted({matching.case_name(r.id) for r in records})
-            match["case"] = match["case"][0] if len(match["case"]) == 1 else match["case"]
-        if self.exact(match, items, key)[0]:
-            return [self._loosened(match, items, key)]
+        narrowed = self._with_attributes(match, records, items, key)
+        names = sorted({matching.case_name(r.id) for r in records})
+        case = {"case": names[0] if len(names) == 1 else names}
+        # attributes spelled per domain (count_include_pad, exclude-pad, exclude_pad) cannot describe one bug
+        # across domains: the case names with the ops can
+        trials = [narrowed, {**narrowed, **case}, {**match, **case}]
+        if len({r.domain for r in records}) > 1:  # case names read better than each domain's attributes
+            trials.insert(0, trials.pop())
+        for trial in trials:
+            if self.exact(trial, items, key)[0]:
+                return [self._loosened(trial, items, key)]
         return self._split(records, items, key)
 
     def _loosened(self, match: dict[str, Any], items: set[str], key: tuple) -> dict[str, Any]:
@@ -130,10 +230,12 @@ class Proposer:
         return {**match, "attributes": wanted} if wanted else match
 
     def _split(self, records: list[ResultRecord], items: set[str], key: tuple) -> list[dict[str, Any] | str]:
-        single_op = len({(r.domain, r.op, r.version) for r in records}) == 1
+        """By op (every spec version of it together), then by version, then by dtype and layout."""
+        ops = len({(r.domain, r.op) for r in records})
+        versions = len({(r.domain, r.op, r.version) for r in records})
         by: dict[tuple, set[str]] = {}
         for r in records:
-            part = (r.dtype, r.layout) if single_op else (r.domain, r.op, r.version)
+            part = (r.domain, r.op) if ops > 1 else (r.version,) if versions > 1 else (r.dtype, r.layout)
             by.setdefault(part, set()).add(r.expectation_id)
         if len(by) == 1:  # one op, one dtype and layout, and still no exact match: the items one by one
             return sorted(items)

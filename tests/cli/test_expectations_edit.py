@@ -52,8 +52,9 @@ def test_the_docs_indented_layout_gets_entries_indented_alike(tmp_path: Path, fi
     assert update(path, DOCS_STYLE, tmp_path, (OLD, "fail"), (FIXED, fixed_status), (NEW, "error")) == 0
     text = path.read_text()
     assert yaml.safe_load(text)  # valid YAML (the new entry was written at column 0 under indented ones)
-    # the reason is the record's (here it has none: its status says what it is), never a TODO to fill in
-    assert f"\n  - id: {NEW}\n    reason: error (no reason recorded)\n" in text
+    # the reason is the record's (here it has none: its status says what it is) after the TODO a person replaces
+    assert f"\n  - id: {NEW}\n    reason: 'TODO: say what diverges and link the issue. error (no reason recorded)'\n" \
+        in text
     assert [e.id for e in load_file(path)] == [OLD, *([FIXED] if fixed_status == "fail" else []), NEW]
     assert text.startswith(DOCS_STYLE.split("  - id: \"" + FIXED)[0])  # comments and the first entry untouched
 

@@ -107,7 +107,8 @@ def test_update_groups_by_cause_and_never_covers_a_passing_item(seeded: Path, ba
     assert len(entries) < len(failing) and len(entries) <= 3, [e.to_yaml() for e in entries]
     assert any(e.match is not None for e in entries)
     for entry in entries:
-        assert entry.signature and "TODO" not in entry.reason and entry.status == "fail"
+        # a reason for a person to write (issue 48): the records' words after TODO, which a strict gate refuses
+        assert entry.signature and entry.reason.startswith("TODO: ") and entry.status == "fail"
     book = Expectations(entries)
     for record in baseline_records:
         covered = book.find(record.expectation_id, record.backend_version, record.isa, record)
