@@ -21,7 +21,7 @@ import numpy as np
 
 from ._errors import SpecViolation
 from ._pnorm import round_to
-from ._recurrent import Gates, Tracked, attributes, exact, gru_step, lstm_step, rnn_step
+from ._recurrent import Gates, Tracked, attributes, carried_step, exact, gru_step, lstm_step, rnn_step
 
 
 @dataclass(frozen=True)
@@ -192,9 +192,15 @@ def sequence_members(schema: Any, kind: Kind) -> tuple[Callable, ...]:
                 # length 0: no step writes an output, and the texts name no last state for it (OpenVINO: zeros)
                 undefined[n, d] |= length == 0
                 order = range(length - 1, -1, -1) if backwards else range(length)
+                history: list = []
                 for t in order:
-                    state = list(kind.step(g, exact(x[n:n + 1, t]), state[0],
-                                           state[1] if states == 2 else None, found))
+                    xt = x[n:n + 1, t]
+
+                    def step(s: list[Tracked], xt: np.ndarray = xt, g: Gates = g) -> tuple[Tracked, ...]:
+                        rows = exact(np.repeat(xt, s[0].v.shape[0], axis=0))
+                        return kind.step(g, rows, s[0], s[1] if states == 2 else None, found)
+
+                    state, history = carried_step(step, [s.v for s in state], history)
                     y.v[n, d, t], y.e[n, d, t] = state[0].v[0], state[0].e[0]
                 for s in range(states):
                     last[s].v[n, d], last[s].e[n, d] = state[s].v[0], state[s].e[0]

@@ -220,7 +220,8 @@ def _bound(module, version, inputs, attrs, k, rounding, u, dtype):
 def test_sequence_bound_holds_and_is_tight(kind: str, t: type, u: float) -> None:
     """24 steps, K = 6 + 8 + 1: the loop in ``t`` (one rounding per operation, the sums left to right) stays within
     the bound at every step, and its worst error is at least 1/64 of the bound somewhere (first-order worst cases
-    are rarely met: a few roundings align, not all of them)."""
+    are rarely met: a few roundings align, not all of them), 1/256 at the last step (measured: 0.02-0.07 over all,
+    0.007-0.02 at step 24)."""
     module, _, version = SEQUENCES[kind]
     inputs, states = _sequence_inputs(kind, 30, 3, 24, 6, 8, 1, [24, 24, 24], 0.5)
     inputs = [a.astype(t).astype(np.float64) if a.dtype.kind == "f" else a for a in inputs]
@@ -235,15 +236,18 @@ def test_sequence_bound_holds_and_is_tight(kind: str, t: type, u: float) -> None
         assert (err <= bound).all(), f"{kind}: error {err.max():.3g} past the bound at {np.argmax(err - bound)}"
         ratios.append((err / bound).max())
     assert max(ratios) > 1 / 64, f"{kind}: the bound is loose, worst error / bound = {max(ratios):.3g}"
+    last_step = (np.abs(y - exact[0]) / bounds[0])[:, 0, -1].max()  # 24 steps on: loose by no more than 2^8
+    assert last_step > 1 / 256, f"{kind}: the bound of step 24 is loose, worst error / bound = {last_step:.3g}"
 
 
 def test_the_bound_is_composed_over_steps_not_k_times_steps() -> None:
-    """A contracting net (|R| small, saturating gates): the bound of step 24 stays within a few times step 1's,
-    where K times the steps would grow it 24-fold."""
-    inputs, _ = _sequence_inputs("LSTM", 40, 1, 24, 6, 8, 1, [24], 0.3)
-    mags = openvino_lstm_sequence.magnitude(5, inputs, {"hidden_size": 8, "direction": "forward"})[0]
-    first, later = mags[0, 0, 0].max(), mags[0, 0, 23].max()
-    assert later < 6 * first
+    """A tanh RNN whose |R| row sums are about 2: composing |J| step by step would grow the bound 10^4-fold over 24
+    steps; the steps' Jacobians multiplied with their signs grow it about 5-fold (measured), as a float32 loop's
+    error grows (test above). K times the steps would grow it 24-fold whatever the net."""
+    inputs, _ = _sequence_inputs("RNN", 30, 3, 24, 6, 8, 1, [24] * 3, 0.5)
+    mags = openvino_rnn_sequence.magnitude(5, inputs, {"hidden_size": 8, "direction": "forward"})[0]
+    first, later = mags[:, 0, 0].max(), mags[:, 0, 23].max()
+    assert later < 10 * first
 
 
 def _one_relu_unit() -> float:
