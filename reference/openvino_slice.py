@@ -30,7 +30,7 @@ SCHEMA = Schema(
 VERSIONS = SCHEMA.versions
 
 
-def _slices(since: int, shape: tuple[int, ...], values: list[np.ndarray], attributes: dict[str, Any]
+def python_slices(since: int, shape: tuple[int, ...], values: list[np.ndarray], attributes: dict[str, Any]
             ) -> tuple[slice, ...]:
     """One Python slice per data axis."""
     label = f"Slice-{since}"
@@ -65,7 +65,7 @@ def output_shapes(since: int, input_shapes: list[tuple[int, ...]], attributes: d
     if input_values is None or any(p not in input_values for p in range(1, len(input_shapes))):
         raise SpecViolation(f"{label}: the output shape depends on the values of start, stop, step and axes")
     shape = tuple(input_shapes[0])
-    cuts = _slices(since, shape, [input_values[p] for p in range(1, len(input_shapes))], attributes)
+    cuts = python_slices(since, shape, [input_values[p] for p in range(1, len(input_shapes))], attributes)
     return [tuple(len(range(*cut.indices(n))) for cut, n in zip(cuts, shape))]
 
 
@@ -74,4 +74,4 @@ def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
     label = f"Slice-{since}"
     inputs_count(inputs, (4, 5), label)
     data = data_input(inputs[0], label)
-    return [np.ascontiguousarray(data[_slices(since, data.shape, list(inputs[1:]), attributes)])], [None]
+    return [np.ascontiguousarray(data[python_slices(since, data.shape, list(inputs[1:]), attributes)])], [None]

@@ -192,3 +192,20 @@ def test_the_reference_column_reports_each_defect_as_an_erratum():
 
     errata = spec_claims(instance, Prediction())
     assert sum("the example as published is malformed" in e for e in errata) == len(case.spec_example.defects) >= 8
+
+
+def test_a_literal_the_page_states_wins_over_its_examples_port_dims():
+    """A well-formed example whose port dims contradict the value the page states for that input (a literal): the
+    value runs, the dims are the example's erratum; a shape alone that contradicts them is the case's mistake."""
+    def case(body: str) -> str:
+        return (
+            "op: ReLU\ndomain: openvino\nversion: 1\ncases:\n  - id: ex\n    source: spec-example\n"
+            f"    inputs: {{x: {body}}}\n    ir_xml: |\n      <layer type=\"ReLU\"><input><port id=\"0\"><dim>1</dim>"
+            "</port></input><output><port id=\"1\"><dim>1</dim></port></output></layer>\n")
+
+    (ok,) = load_text(case("{shape: [2], data: [1.0, -1.0]}"), "x.yaml").cases
+    assert ok.inputs[0].shape == (2,)
+    assert any("port 0 (x) has dims [1], the value the example states has shape [2]" in d
+               for d in ok.spec_example.defects)
+    loaded = load_text(case("{shape: [2], random: {seed: 1}}"), "x.yaml")
+    assert not loaded.cases and "contradicts the ir_xml port dims [1]" in str(loaded.errors)

@@ -125,3 +125,42 @@ def test_extract_image_patches_matches_a_loop(pad) -> None:
 def test_what_the_texts_forbid(op, version, inputs, attributes) -> None:
     with pytest.raises(SpecViolation):
         reference.evaluate("openvino", op, version, inputs, attributes)
+
+
+def _page_slice_scatter(data, updates, start, stop, step, axes=None):
+    """SliceScatter-15's NumPy snippet, as printed."""
+    out = np.copy(data)
+    if axes is None:
+        axes = list(range(len(start)))
+    slice_list = [slice(None)] * data.ndim
+    for slice_start, slice_stop, slice_step, slice_axis in zip(start, stop, step, axes):
+        slice_list[slice_axis] = slice(slice_start, slice_stop, slice_step)
+    out[tuple(slice_list)] = updates
+    return out
+
+
+@pytest.mark.parametrize(("start", "stop", "step", "axes"), [
+    ([0], [1], [1], [0]), ([-25], [25], [2], [1]), ([0, 1], [3, 5], [2, 2], None), ([-1], [-100], [-2], [-1]),
+    ([1, 0], [3, 4], [1, 3], [2, 0])])
+def test_slice_scatter_is_the_pages_snippet(start, stop, step, axes) -> None:
+    rng = np.random.default_rng(len(start))
+    data = rng.standard_normal((3, 5, 4)).astype(np.float32)
+    region = np.empty(data.shape)[_cut(data.ndim, start, stop, step, axes)].shape
+    updates = rng.standard_normal(region).astype(np.float32)
+    inputs = [data, updates, np.array(start), np.array(stop), np.array(step)] + ([np.array(axes)] if axes else [])
+    got = reference.evaluate("openvino", "SliceScatter", 15, inputs, {}).outputs[0]
+    np.testing.assert_array_equal(got, _page_slice_scatter(data, updates, start, stop, step, axes))
+
+
+def _cut(rank, start, stop, step, axes):
+    cuts = [slice(None)] * rank
+    for a, b, c, axis in zip(start, stop, step, axes if axes is not None else range(len(start))):
+        cuts[axis] = slice(a, b, c)
+    return tuple(cuts)
+
+
+def test_slice_scatter_refuses_updates_numpy_would_broadcast() -> None:
+    data = np.zeros((2, 4), np.float32)
+    with pytest.raises(SpecViolation, match="slice's shape"):
+        reference.evaluate("openvino", "SliceScatter", 15, [data, np.ones((1, 2), np.float32), np.array([0]),
+                                                            np.array([4]), np.array([2]), np.array([1])], {})

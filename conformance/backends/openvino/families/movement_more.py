@@ -1,6 +1,6 @@
-"""OpenVINO builders of ReverseSequence-1, GatherTree-1 and ExtractImagePatches-3: every input a Parameter (the
-lengths, parents and end token are values the op reads at run time), the attributes passed as the factories
-name them."""
+"""OpenVINO builders of ReverseSequence-1, GatherTree-1, ExtractImagePatches-3 and SliceScatter-15: every input a
+Parameter (the lengths, parents and end token are values the op reads at run time) but SliceScatter's slice
+(Constants), the attributes passed as the factories name them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
 from conformance.model import CaseInstance
 
 
-def _given(op: str, version: int, call: Any) -> GivenInputs:
+def _given(op: str, version: int, call: Any, constant_ports: tuple[int, ...] = ()) -> GivenInputs:
     def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
         schema = ops.entry(case.domain, case.op).schema
         unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
@@ -29,7 +29,7 @@ def _given(op: str, version: int, call: Any) -> GivenInputs:
         return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
     return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=dtypes_at,
-                       dtype_note="takes the types its schema's constraint names")
+                       dtype_note="takes the types its schema's constraint names", constant_ports=constant_ports)
 
 
 #: openvino-domain op -> its builder
@@ -39,4 +39,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "GatherTree": _given("GatherTree", 1, lambda opset, i, a: opset.gather_tree(*i)),
     "ExtractImagePatches": _given("ExtractImagePatches", 3, lambda opset, i, a: opset.extract_image_patches(
         i[0], list(a["sizes"]), list(a["strides"]), list(a["rates"]), a["auto_pad"])),
+    # start, stop, step and axes Constants: the updated region's shape is checked against them when built
+    "SliceScatter": _given("SliceScatter", 15, lambda opset, i, a: opset.slice_scatter(*i),
+                           constant_ports=(2, 3, 4, 5)),
 }
