@@ -1,0 +1,76 @@
+"""OpenVINO builders of the region and detection ops: ROIAlign-3/9, ROIPooling-1 (the opset2 module's factory:
+the Python API lists ROIPooling from opset2, its node says opset2), PSROIPooling-1.
+
+Every input is a Parameter: no output shape depends on an input's values (boxes and batch indices are data a
+model computes, e.g. a proposal network's output). Attributes keep the spec's names; an attribute the version does
+not define, or a required one left out, is no model the API can build (``Unsupported``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families._inputs import GivenInputs
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.model import CaseInstance
+
+
+def _checked(case: CaseInstance) -> dict[str, Any]:
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    missing = [a for a in schema.required_names(case.version) if a not in case.attributes]
+    if unknown or missing:
+        raise Unsupported(f"the opset API cannot build {case.op}-{case.version} with attribute(s) {unknown} it "
+                          f"does not define or without required {missing}")
+    return dict(case.attributes)
+
+
+def _roi_align(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    args = (inputs[0], inputs[1], inputs[2], int(a["pooled_h"]), int(a["pooled_w"]), int(a["sampling_ratio"]),
+            float(a["spatial_scale"]), str(a["mode"]))
+    if case.version >= 9:
+        return opset.roi_align(*args, aligned_mode=str(a.get("aligned_mode", "asymmetric")))
+    return opset.roi_align(*args)
+
+
+def _roi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return opset.roi_pooling(inputs[0], inputs[1], output_roi=[int(a["pooled_h"]), int(a["pooled_w"])],
+                             spatial_scale=float(a["spatial_scale"]), method=str(a.get("method", "max")))
+
+
+def _psroi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return opset.psroi_pooling(inputs[0], inputs[1], int(a["output_dim"]), int(a.get("group_size", 1)),
+                               float(a["spatial_scale"]), int(a.get("spatial_bins_x", 1)),
+                               int(a.get("spatial_bins_y", 1)), str(a.get("mode", "average")))
+
+
+def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
+    def dtypes_at(version: int) -> dict[str, str]:
+        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
+        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
+
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at,
+                       dtype_note="takes the floating-point types its schema's constraint names")
+
+
+def _present(op: str) -> bool:
+    try:
+        ops.entry("openvino", op)
+    except LookupError:
+        return False
+    return True
+
+
+_ALL: dict[str, tuple[dict[int, str], Any]] = {
+    "ROIAlign": ({3: "openvino.opset3", 9: "openvino.opset9"}, _roi_align),
+    "ROIPooling": ({1: "openvino.opset2"}, _roi_pooling),
+    "PSROIPooling": ({1: "openvino.opset1"}, _psroi_pooling),
+}
+
+#: openvino-domain op -> its builder (the ops whose reference has landed)
+BUILDERS: dict[str, OpsetBuilder] = {op: _builder(op, opsets, build) for op, (opsets, build) in _ALL.items()
+                                     if _present(op)}

@@ -1,0 +1,178 @@
+"""OpenVINO's region ops (reference/_regions.py and the op modules) against loops written from the pages' words:
+per box, per bin, per sample, each bilinear sample from its four pixels; the unspecified elements, the error
+bound against a float32 computation, and planted factor-2 errors the loops catch."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import conformance_reference as reference
+from conformance_reference import SpecViolation
+
+
+def _run(op: str, version: int, inputs: list[np.ndarray], attributes: dict) -> tuple[np.ndarray, np.ndarray | None]:
+    result = reference.evaluate("openvino", op, version, inputs, attributes)
+    return result.outputs[0], result.unspecified[0]
+
+
+def _bilinear(plane: np.ndarray, y: float, x: float) -> float | None:
+    """The four pixels around (y, x), weighted by the complements of the fractional parts; None off the map."""
+    h, w = plane.shape
+    if y < 0 or x < 0 or y > h - 1 or x > w - 1:
+        return None
+    top, left = math.floor(y), math.floor(x)
+    total = 0.0
+    for r in (top, top + 1):
+        for c in (left, left + 1):
+            weight = (1 - abs(y - r)) * (1 - abs(x - c))
+            if weight > 0:
+                total += weight * float(plane[r, c])
+    return total
+
+
+def _loop_roi_align(x, rois, batch, ph, pw, ratio, scale, mode, aligned="asymmetric", mutate=None):
+    """ROIAlign per the text: start and extent by aligned_mode, bins, ratio x ratio cell centres, avg or max."""
+    scale = float(np.float32(scale)) * (2 if mutate == "scale" else 1)
+    out = np.full((rois.shape[0], x.shape[1], ph, pw), np.nan)
+    for r in range(rois.shape[0]):
+        x1, y1, x2, y2 = (float(v) for v in rois[r])
+        if aligned == "asymmetric":
+            sx, sy = x1 * scale, y1 * scale
+            w, h = max(scale * (x2 - x1), 1.0), max(scale * (y2 - y1), 1.0)
+        else:
+            shift = 0.5 * scale - 0.5 if aligned == "half_pixel" else -0.5
+            sx, sy = x1 * scale + shift, y1 * scale + shift
+            w, h = scale * (x2 - x1), scale * (y2 - y1)
+        if w < 0 or h < 0:
+            continue
+        gy = ratio if ratio else math.ceil(h / ph)
+        gx = ratio if ratio else math.ceil(w / pw)
+        if mutate == "cells":
+            gy, gx = 2 * gy, gx
+        for c in range(x.shape[1]):
+            plane = x[int(batch[r]), c].astype(np.float64)
+            for i in range(ph):
+                for j in range(pw):
+                    values = []
+                    for a in range(gy):
+                        for b in range(gx):
+                            yy = sy + i * h / ph + (a + 0.5) * h / ph / gy
+                            xx = sx + j * w / pw + (b + 0.5) * w / pw / gx
+                            values.append(_bilinear(plane, yy, xx))
+                    if not values or any(v is None for v in values):
+                        continue
+                    out[r, c, i, j] = sum(values) / len(values) if mode == "avg" else max(values)
+    return out
+
+
+def _boxes(rng, n, h, w, scale):
+    """Boxes whose samples stay on the map (corners in [0.5, extent - 1.5] / scale), some malformed."""
+    xs = rng.uniform(0.5, (w - 1.5) / scale, (n, 2))
+    ys = rng.uniform(0.5, (h - 1.5) / scale, (n, 2))
+    return np.stack([xs[:, 0], ys[:, 0], xs[:, 1], ys[:, 1]], axis=1).astype(np.float32)
+
+
+ALIGN = [(3, "asymmetric"), (9, "asymmetric"), (9, "half_pixel"), (9, "half_pixel_for_nn")]
+
+
+@pytest.mark.parametrize(("version", "aligned"), ALIGN)
+@pytest.mark.parametrize("mode", ["avg", "max"])
+@pytest.mark.parametrize("ratio", [0, 1, 2, 3])
+def test_roi_align_matches_the_loops(version, aligned, mode, ratio) -> None:
+    rng = np.random.default_rng(ratio * 7 + version)
+    x = rng.uniform(-3, 3, (2, 3, 9, 11)).astype(np.float32)
+    scale = 0.5 if ratio % 2 else 1.0
+    rois = _boxes(rng, 4, 9, 11, scale)
+    batch = np.array([0, 1, 1, 0], np.int64)
+    attributes = {"pooled_h": 2, "pooled_w": 3, "sampling_ratio": ratio, "spatial_scale": scale, "mode": mode}
+    if version == 9:
+        attributes["aligned_mode"] = aligned
+    y, mask = _run("ROIAlign", version, [x, rois, batch], attributes)
+    want = _loop_roi_align(x, rois, batch, 2, 3, ratio, scale, mode, aligned)
+    unspecified = np.isnan(want) if mask is None else mask
+    assert np.array_equal(np.isnan(want), unspecified)
+    np.testing.assert_allclose(y[~unspecified], want[~unspecified].astype(np.float32), rtol=1e-6, atol=1e-6)
+    for planted in ("scale", "cells"):  # a factor 2 in the scale or in the cell count is caught
+        wrong = _loop_roi_align(x, rois, batch, 2, 3, ratio or 1, scale, mode, aligned, mutate=planted)
+        both = ~unspecified & ~np.isnan(wrong)
+        if ratio and both.any():
+            assert not np.allclose(y[both], wrong[both], rtol=1e-4, atol=1e-4), planted
+
+
+def test_roi_align_malformed_box_is_one_by_one_and_off_map_is_unspecified() -> None:
+    x = np.arange(36, dtype=np.float32).reshape(1, 1, 6, 6)
+    attributes = {"pooled_h": 1, "pooled_w": 1, "sampling_ratio": 1, "spatial_scale": 1.0, "mode": "avg"}
+    rois = np.array([[3, 2, 1, 1], [1, 1, 11, 11]], np.float32)
+    y, mask = _run("ROIAlign", 3, [x, rois, np.zeros(2, np.int64)], attributes)
+    assert y[0, 0, 0, 0] == pytest.approx(2.5 * 6 + 3.5)  # the 1 x 1 box's centre (3.5, 2.5)
+    assert mask is not None and mask[1].all() and not mask[0].any()  # the second box's centre (6, 6) is off the map
+
+
+def _float32_roi_align(x, rois, ph, pw, ratio, mode):
+    """asymmetric ROIAlign on image 0 with every operation rounded to float32 (what an f32 kernel computes)."""
+    f = np.float32
+    out = np.zeros((rois.shape[0], x.shape[1], ph, pw), np.float32)
+    for r in range(rois.shape[0]):
+        x1, y1, x2, y2 = (f(v) for v in rois[r])
+        w, h = max(x2 - x1, f(1)), max(y2 - y1, f(1))
+        bh, bw = h / f(ph), w / f(pw)
+        gy = ratio or math.ceil(h / f(ph))
+        gx = ratio or math.ceil(w / f(pw))
+        for c in range(x.shape[1]):
+            plane = x[0, c]
+            for i in range(ph):
+                for j in range(pw):
+                    values = []
+                    for a in range(gy):
+                        for b in range(gx):
+                            yy = y1 + f(i) * bh + (f(a) + f(0.5)) * bh / f(gy)
+                            xx = x1 + f(j) * bw + (f(b) + f(0.5)) * bw / f(gx)
+                            t, lft = int(math.floor(yy)), int(math.floor(xx))
+                            ly, lx = yy - f(t), xx - f(lft)
+                            t1, l1 = min(t + 1, plane.shape[0] - 1), min(lft + 1, plane.shape[1] - 1)
+                            values.append((f(1) - ly) * (f(1) - lx) * plane[t, lft] + (f(1) - ly) * lx * plane[t, l1]
+                                          + ly * (f(1) - lx) * plane[t1, lft] + ly * lx * plane[t1, l1])
+                    out[r, c, i, j] = (np.sum(np.array(values, np.float32), dtype=np.float32) / f(len(values))
+                                       if mode == "avg" else max(values))
+    return out
+
+
+def test_roi_align_bound_covers_a_float32_computation() -> None:
+    """The magnitude's bound holds a float32 computation of the same formulas (the roundings it counts)."""
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-50, 50, (1, 2, 30, 30)).astype(np.float32)
+    rois = _boxes(rng, 5, 30, 30, 1.0)
+    batch = np.zeros(5, np.int64)
+    for mode in ("avg", "max"):
+        attributes = {"pooled_h": 3, "pooled_w": 3, "sampling_ratio": 0, "spatial_scale": 1.0, "mode": mode}
+        (mag,) = reference.magnitude("openvino", "ROIAlign", 3, [x, rois, batch], attributes)
+        exact = _loop_roi_align(x, rois, batch, 3, 3, 0, 1.0, mode)
+        computed = _float32_roi_align(x, rois, 3, 3, 0, mode).astype(np.float64)
+        u = 2.0 ** -24
+        bound = 9 * u * mag + u * np.abs(exact) + np.spacing(np.abs(exact).astype(np.float32))
+        on_map = ~np.isnan(exact)  # a malformed box near the edge reaches past it
+        assert on_map.sum() > 30
+        assert (np.abs(computed - exact) <= bound)[on_map].all()
+        assert (bound[on_map] < 1e-3 * np.abs(x).max()).all()  # and is no blanket tolerance
+        assert (np.abs(computed - exact) > 1e-7).any()  # the computation did round
+
+
+GOOD = {"pooled_h": 2, "pooled_w": 2, "sampling_ratio": 1, "spatial_scale": 1.0, "mode": "avg"}
+
+
+@pytest.mark.parametrize(("attributes", "shapes"), [
+    ({"pooled_h": 0, "pooled_w": 2, "sampling_ratio": 1, "spatial_scale": 1.0, "mode": "avg"}, None),
+    ({"pooled_h": 2, "pooled_w": 2, "sampling_ratio": -1, "spatial_scale": 1.0, "mode": "avg"}, None),
+    ({"pooled_h": 2, "pooled_w": 2, "sampling_ratio": 1, "spatial_scale": 0.0, "mode": "avg"}, None),
+    ({"pooled_h": 2, "pooled_w": 2, "sampling_ratio": 1, "spatial_scale": 1.0, "mode": "sum"}, None),
+    (GOOD, [(1, 1, 6), (1, 4), (1,)]),
+    (GOOD, [(1, 1, 6, 6), (2, 4), (1,)]),
+    (GOOD, [(1, 1, 6, 6), (1, 5), (1,)]),
+])
+def test_roi_align_refuses_what_the_text_forbids(attributes, shapes) -> None:
+    shapes = shapes or [(1, 1, 6, 6), (1, 4), (1,)]
+    with pytest.raises(SpecViolation):
+        reference.output_shapes("openvino", "ROIAlign", 3, shapes, attributes)
