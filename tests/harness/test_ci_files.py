@@ -33,7 +33,8 @@ def check_steps(steps: list, where: str, composite: bool = False) -> None:
         if composite and "run" in step:
             assert step.get("shell"), f"{where} step {index}: composite run steps need a shell"
         if "uses" in step:
-            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[\w.-]+|\./[\w./-]+", step["uses"]), step["uses"]
+            # a ref may hold a slash: pypa/gh-action-pypi-publish@release/v1 is that action's documented pin
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[\w.-]+(/[\w.-]+)?|\./[\w./-]+", step["uses"]), step["uses"]
 
 
 def check_expressions(text: str, where: str) -> None:
@@ -170,25 +171,21 @@ def ci_gate_workflow() -> dict:
     return data
 
 
-def test_the_documented_vendor_workflow_shards_merges_and_pins_this_version():
+def test_the_documented_vendor_workflow_shards_gates_and_pins_this_version():
+    """Issue 48: the workflow ci-gate.md shows (the one `conformance ci init` writes: tests/ci/test_ci_workflow.py)
+    pins the harness to this version and uses no action of this repository (none is published, no tag exists)."""
     import tomllib
 
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     data = ci_gate_workflow()
     assert data["permissions"]["actions"] == "read"
     jobs = data["jobs"]
-    inputs = set(load(ACTION)["inputs"])
-    used = {}
     for name, job in jobs.items():
         check_steps(job["steps"], f"ci-gate.md:{name}")
         for step in job["steps"]:
-            if "conformance/.github/actions/conformance" in step.get("uses", ""):
-                assert step["uses"] == f"conformance-dev/conformance/.github/actions/conformance@v{version}"
-                assert set(step.get("with", {})) <= inputs, set(step["with"]) - inputs
-                used[name] = step["with"]
-    shard_job, merge_job = (n for n in jobs if n in used)
-    assert len(jobs[shard_job]["strategy"]["matrix"]["shard"]) >= 2 and used[shard_job].get("mode", "run") == "run"
-    assert used[merge_job]["mode"] == "merge" and jobs[merge_job]["needs"] == shard_job
-    assert jobs[merge_job]["if"] == "always()"  # a red shard still gets its merged report and verdict
-    for key in ("backend", "expectations", "run-args"):  # the merge reads what the shards applied
-        assert used[merge_job].get(key) == used[shard_job].get(key), key
+            assert step.get("uses", "actions/").startswith("actions/"), step  # GitHub's own actions only
+    assert set(jobs) == {"shard", "gate"} and jobs["gate"]["needs"] == "shard"
+    assert jobs["gate"]["if"].startswith("always()")  # a red shard still gets its merged report and verdict
+    assert len(jobs["shard"]["strategy"]["matrix"]["shard"]) >= 2
+    installs = [s["run"] for job in jobs.values() for s in job["steps"] if "pip install" in s.get("run", "")]
+    assert installs and all(f"=={version}" in run for run in installs), installs
