@@ -8,6 +8,8 @@ the elements it reaches are unspecified (masked), never guessed (docs/spec-notes
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -88,3 +90,50 @@ def scatter(data: np.ndarray, targets: list[np.ndarray], values: np.ndarray) -> 
 #: an ``output_type`` attribute's OpenVINO element type name -> the NumPy-style dtype name
 OV_TYPE_NAMES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16", "i8": "int8", "i16": "int16",
                  "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64"}
+
+
+def scatter_reduce(data: np.ndarray, targets: list[np.ndarray], values: np.ndarray, reduction: str,
+                   use_init: bool = True, last_wins: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """A scatter whose writes to one element combine by ``reduction`` (none, sum, sub, prod, min, max, mean), the
+    element's data value first unless ``use_init`` is false. Each result is exact (rationals, Python ints) and
+    rounded once: the texts' reductions commute but for rounding, so order does not matter except for ``none``,
+    where ``last_wins`` (ScatterNDUpdate-14: "only last update ... is used") or differing values are unspecified. A
+    mean of integers is rounded down ("towards negative infinity"); an integer result the type cannot hold, a
+    min/max over NaN and a non-finite sum are unspecified."""
+    if reduction == "none" and not last_wins:
+        return scatter(data, targets, values)
+    out = data.copy()
+    flat_out, mask = out.reshape(-1), np.zeros(data.size, dtype=bool)
+    flat = np.ravel_multi_index(tuple(t.reshape(-1) for t in targets), data.shape) if data.size else []
+    groups: dict[int, list[Any]] = {}
+    for where, value in zip(np.asarray(flat).tolist(), values.reshape(-1).tolist()):
+        groups.setdefault(where, []).append(value)
+    integer = data.dtype.kind in "iu"
+    for where, written in groups.items():
+        if reduction == "none":
+            flat_out[where] = written[-1]
+            continue
+        terms = ([flat_out[where].item()] if use_init else []) + written
+        if not all(math.isfinite(t) for t in terms):
+            mask[where] = True
+            continue
+        exact = [Fraction(t) for t in terms]
+        if reduction in ("sum", "sub", "mean"):
+            sign = -1 if reduction == "sub" else 1
+            total = exact[0] + sign * sum(exact[1:]) if reduction == "sub" else sum(exact)
+            result = total / len(exact) if reduction == "mean" else total
+            if reduction == "mean" and integer:
+                result = Fraction(math.floor(result))
+        elif reduction == "prod":
+            result = math.prod(exact)
+        else:
+            result = min(exact) if reduction == "min" else max(exact)
+        if integer:
+            info = np.iinfo(data.dtype)
+            if not info.min <= result <= info.max:
+                mask[where] = True
+                continue
+            flat_out[where] = int(result)
+        else:
+            flat_out[where] = float(result)  # float64 first, then the dtype's rounding (far below an ulp of it)
+    return out, (mask.reshape(data.shape) if mask.any() else None)

@@ -1,9 +1,16 @@
-"""OpenVINO ScatterNDUpdate-3: a copy of ``data`` with the elements or slices the index tuples of ``indices`` name
-replaced by ``updates`` (scatter-nd-update-3.rst): tuples of ``k = indices.shape[-1] <= r`` indices, ``updates`` of
-shape ``indices.shape[:-1] + data.shape[k:]`` (a single-element tensor where that is 0-D). Index values "must be within
+"""OpenVINO ScatterNDUpdate-3, -14 and -15: a copy of ``data`` with the elements or slices the index tuples of
+``indices`` name replaced by ``updates`` (scatter-nd-update-3.rst): tuples of ``k = indices.shape[-1] <= r``
+indices, ``updates`` of shape ``indices.shape[:-1] + data.shape[k:]`` (a single-element tensor where that is 0-D).
+Index values "must be within
 bounds [0, s_j - 1]" (refused otherwise); "In case of duplicate entries in indices the result is undefined": the
-elements written more than once with differing values are unspecified. (-14/-15's reductions are not modelled yet:
-their examples put reduction on the <layer> element and spell the type "ScatterNdUpdate", docs/spec-notes.md.)
+elements written more than once with differing values are unspecified.
+
+-14 and -15 add ``reduction`` (none, sum, sub, prod, min, max: the page's NumPy snippet, ``out[idx] = func(out[idx],
+update)``) and negative indices in ``[-s_j, s_j - 1]`` ("If an index points to non-existing element then exception is
+raised"). Duplicates with ``none``: -14 "only last update for given duplicated index is used", -15 "the order of
+updating the values is undefined" (unspecified where they differ); the reductions commute (exact, rounded once).
+Their examples write reduction on the <layer> element, spell the type "ScatterNdUpdate" and give indices the shape
+[5] for the tuples of one index their values need ([5, 1]) (docs/spec-notes.md).
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ import numpy as np
 
 from ._elementwise import attributes_of
 from ._errors import SpecViolation
-from ._indexing import ANY_TYPE, INDEX_TYPES, data_input, inputs_count, integer_input, scatter
-from .schema import Port, Schema
+from ._indexing import ANY_TYPE, INDEX_TYPES, data_input, inputs_count, integer_input, scatter, scatter_reduce
+from .schema import Attribute, Port, Schema
 
 SCHEMA = Schema(
-    "openvino", "ScatterNDUpdate", (3,),
+    "openvino", "ScatterNDUpdate", (3, 14, 15),
+    attributes=(Attribute("reduction", "enum", default="none", values=("none", "sum", "sub", "prod", "min", "max"),
+                          since=14),),
     inputs=(Port("data"), Port("indices", dtype="int64", dtypes=INDEX_TYPES), Port("updates")),
     outputs=(Port("output"),),
     types=((0, ANY_TYPE),),
@@ -59,13 +68,19 @@ def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
         raise SpecViolation(f"{label}: updates of type {updates.dtype}, data of {data.dtype} (one type T)")
     k = _depth(since, [data.shape, indices.shape, updates.shape], attributes)
     sizes = np.array(data.shape[:k], dtype=np.int64)
-    if np.any(indices < 0) or np.any(indices >= sizes):
-        raise SpecViolation(f"{label}: an index outside [0, s_j - 1] (the text: must be within bounds)")
+    low = -sizes if since >= 14 else 0
+    if np.any(indices < low) or np.any(indices >= sizes):
+        raise SpecViolation(f"{label}: an index outside the bounds of its axis (the text: must be within bounds)")
+    indices = np.where(indices < 0, indices + sizes, indices)
     lead = indices.shape[:-1]
     shaped = updates.reshape((*lead, *data.shape[k:]))
     grid = np.indices(shaped.shape) if shaped.ndim else []
     n = len(lead)
     targets = [np.broadcast_to(indices[..., j].reshape((*lead, *(1,) * (data.ndim - k))), shaped.shape)
                for j in range(k)] + [grid[n + j] for j in range(data.ndim - k)]
-    out, mask = scatter(data, targets, shaped)
+    reduction = attributes_of(SCHEMA, since, attributes).get("reduction", "none")
+    if since < 14 or reduction == "none" and since >= 15:
+        out, mask = scatter(data, targets, shaped)
+    else:
+        out, mask = scatter_reduce(data, targets, shaped, reduction, last_wins=since == 14)
     return [out], [mask]

@@ -114,6 +114,22 @@ def _range(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> A
     return opset.range(x[0], x[1], x[2])
 
 
+def _scatter_elements(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    if case.version >= 12:
+        return opset.scatter_elements_update(*x, str(a["reduction"]), bool(a["use_init_val"]))
+    return opset.scatter_elements_update(*x)
+
+
+def _scatter_nd(opset: Any, x: list[Any], a: dict[str, Any], case: CaseInstance) -> Any:
+    if case.version == 14:  # no opset lists -14 and opset14's factory builds -3 (the IR column asks the reader)
+        raise Unsupported("the Python API has no ScatterNDUpdate-14: opset14.scatter_nd_update builds "
+                          "ScatterNDUpdate-3 "
+                          "(no reduction) and opset15's builds -15")
+    if case.version >= 15:
+        return opset.scatter_nd_update(*x, str(a["reduction"]))
+    return opset.scatter_nd_update(*x)
+
+
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)
 BUILDERS: dict[str, OpsetBuilder] = {
     "Gather": _builder("Gather", {1: "openvino.opset1", 7: "openvino.opset7", 8: "openvino.opset8"}, (P, P, C),
@@ -124,11 +140,11 @@ BUILDERS: dict[str, OpsetBuilder] = {
                          lambda o, x, a, c: o.gather_nd(x[0], x[1], int(a["batch_dims"]))),
     "ScatterUpdate": _builder("ScatterUpdate", {3: "openvino.opset3"}, (P, P, P, C),
                               lambda o, x, a, c: o.scatter_update(*x)),
-    "ScatterElementsUpdate": _builder("ScatterElementsUpdate", {3: "openvino.opset3"}, (P, P, P, C),
-                                      lambda o, x, a, c: o.scatter_elements_update(*x)),
+    "ScatterElementsUpdate": _builder("ScatterElementsUpdate", {3: "openvino.opset3", 12: "openvino.opset12"},
+                                      (P, P, P, C), _scatter_elements),
     # ScatterNDUpdate-3 is first listed in opset4 (the Python API's opset3 has no factory for it)
-    "ScatterNDUpdate": _builder("ScatterNDUpdate", {3: "openvino.opset4"}, (P, P, P),
-                                lambda o, x, a, c: o.scatter_nd_update(*x)),
+    "ScatterNDUpdate": _builder("ScatterNDUpdate", {3: "openvino.opset4", 14: "openvino.opset14",
+                                                    15: "openvino.opset15"}, (P, P, P), _scatter_nd),
     # OneHot's data type is T2 (on/off values, Parameters); indices and depth are Constants (depth fixes the shape)
     "OneHot": _builder("OneHot", {1: "openvino.opset1", 16: "openvino.opset16"}, (C, C, P, P), _one_hot),
     "CumSum": _builder("CumSum", {3: "openvino.opset3"}, None, _cumsum),
