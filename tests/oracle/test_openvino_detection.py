@@ -176,3 +176,97 @@ def test_roi_align_refuses_what_the_text_forbids(attributes, shapes) -> None:
     shapes = shapes or [(1, 1, 6, 6), (1, 4), (1,)]
     with pytest.raises(SpecViolation):
         reference.output_shapes("openvino", "ROIAlign", 3, shapes, attributes)
+
+
+def _loop_roi_pooling_max(x, rois, ph, pw, scale, rounded, factor=1.0):
+    """Per box, per bin: the maximum of every pixel the bin touches (its real bounds floored and ceiled)."""
+    scale = float(np.float32(scale)) * factor
+    out = np.full((rois.shape[0], x.shape[1], ph, pw), np.nan)
+    h, w = x.shape[2:]
+    for r in range(rois.shape[0]):
+        b, x1, y1, x2, y2 = (float(v) for v in rois[r])
+        corners = [v * scale for v in (x1, y1, x2, y2)]
+        if rounded:
+            corners = [math.copysign(math.floor(abs(v) + 0.5), v) for v in corners]
+        bw, bh = max(corners[2] - corners[0], 1.0) / pw, max(corners[3] - corners[1], 1.0) / ph
+        for c in range(x.shape[1]):
+            for i in range(ph):
+                for j in range(pw):
+                    best = None
+                    for row in range(h):
+                        for col in range(w):
+                            inside_y = math.floor(corners[1] + i * bh) <= row < math.ceil(corners[1] + (i + 1) * bh)
+                            inside_x = math.floor(corners[0] + j * bw) <= col < math.ceil(corners[0] + (j + 1) * bw)
+                            if inside_y and inside_x:
+                                v = float(x[int(b), c, row, col])
+                                best = v if best is None else max(best, v)
+                    if best is not None:
+                        out[r, c, i, j] = best
+    return out
+
+
+def test_roi_pooling_max_is_where_both_readings_agree() -> None:
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-3, 3, (2, 2, 9, 11)).astype(np.float32)
+    rois = np.array([[0, 3, 2, 19, 15], [1, 5, 1, 12.5, 11], [1, 4, 4, 2, 3], [0, 0, 0, 12, 8]], np.float32)
+    attributes = {"pooled_h": 3, "pooled_w": 2, "spatial_scale": 0.5}
+    y, mask = _run("ROIPooling", 1, [x, rois], attributes)
+    loops = [_loop_roi_pooling_max(x, rois, 3, 2, 0.5, rounded) for rounded in (False, True)]
+    agree = loops[0] == loops[1]
+    unspecified = np.zeros(y.shape, bool) if mask is None else mask
+    assert np.array_equal(unspecified, ~agree) and agree.sum() > 10
+    assert np.array_equal(y[agree], loops[0][agree].astype(np.float32))
+    doubled = _loop_roi_pooling_max(x, rois, 3, 2, 0.5, False, factor=2.0)  # a planted factor 2 in the scale
+    assert not np.array_equal(y[agree], doubled[agree].astype(np.float32))
+    result = reference.readings("openvino", "ROIPooling", 1, [x, rois], attributes)
+    assert set(result) == {"continuous", "rounded"}
+
+
+def _loop_roi_pooling_bilinear(x, rois, ph, pw, corners):
+    """One bilinear sample per bin at its centre, or on the grid from the box's first corner to its last."""
+    h, w = x.shape[2:]
+    out = np.full((rois.shape[0], x.shape[1], ph, pw), np.nan)
+    for r in range(rois.shape[0]):
+        b, x1, y1, x2, y2 = (float(v) for v in rois[r])
+        for c in range(x.shape[1]):
+            for i in range(ph):
+                for j in range(pw):
+                    if corners and ph > 1:
+                        yy = y1 * (h - 1) + i * (y2 - y1) * (h - 1) / (ph - 1)
+                    else:
+                        yy = y1 * (h - 1) + (i + 0.5) * (y2 - y1) * (h - 1) / ph
+                    if corners and pw > 1:
+                        xx = x1 * (w - 1) + j * (x2 - x1) * (w - 1) / (pw - 1)
+                    else:
+                        xx = x1 * (w - 1) + (j + 0.5) * (x2 - x1) * (w - 1) / pw
+                    v = _bilinear(x[int(b), c].astype(np.float64), yy, xx)
+                    out[r, c, i, j] = np.nan if v is None else v
+    return out
+
+
+@pytest.mark.parametrize(("ph", "pw"), [(1, 1), (3, 3), (2, 4)])
+def test_roi_pooling_bilinear_matches_the_loops(ph, pw) -> None:
+    rng = np.random.default_rng(ph * 10 + pw)
+    x = rng.uniform(-3, 3, (2, 2, 7, 9)).astype(np.float32)
+    rois = np.array([[0, 0.1, 0.2, 0.9, 0.7], [1, 0.25, 0.0, 0.5, 1.0], [1, 0.3, 0.4, 0.3, 0.4]], np.float32)
+    y, mask = _run("ROIPooling", 1, [x, rois], {"pooled_h": ph, "pooled_w": pw, "spatial_scale": 1.0,
+                                                "method": "bilinear"})
+    centres, grid = (_loop_roi_pooling_bilinear(x, rois, ph, pw, c) for c in (False, True))
+    agree = np.isclose(centres, grid, rtol=0, atol=1e-12)
+    unspecified = np.zeros(y.shape, bool) if mask is None else mask
+    assert np.array_equal(unspecified, ~agree)
+    assert agree[2].all()  # a box of zero extent: one point in every reading
+    np.testing.assert_allclose(y[agree], centres[agree].astype(np.float32), rtol=1e-6, atol=1e-6)
+    halved = _loop_roi_pooling_bilinear(x, rois * np.float32([1, 0.5, 0.5, 0.5, 0.5]), ph, pw, False)
+    assert not np.allclose(y[agree], halved[agree], rtol=1e-3, atol=1e-3)  # a planted factor 2 in the corners
+
+
+@pytest.mark.parametrize("attributes", [{"pooled_h": -1, "pooled_w": 2, "spatial_scale": 1.0},
+                                        {"pooled_h": 2, "pooled_w": 2, "spatial_scale": -1.0},
+                                        {"pooled_h": 2, "pooled_w": 2},
+                                        {"pooled_h": 2, "pooled_w": 2, "spatial_scale": 1.0, "method": "avg"}])
+def test_roi_pooling_refuses_what_the_text_forbids(attributes) -> None:
+    with pytest.raises(SpecViolation):
+        reference.output_shapes("openvino", "ROIPooling", 1, [(1, 1, 6, 6), (1, 5)], attributes)
+    assert reference.output_shapes("openvino", "ROIPooling", 1, [(1, 1, 6, 6), (3, 5)],
+                                   {"pooled_h": 0, "pooled_w": 2, "spatial_scale": 1.0}) == [(3, 1, 0, 2)]
