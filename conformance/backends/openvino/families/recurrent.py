@@ -110,3 +110,22 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "GRUSequence": _sequence("GRUSequence", "gru_sequence", 2),
     "LSTMSequence": _sequence("LSTMSequence", "lstm_sequence", 3, opset=7),
 }
+
+
+def _attention(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    if unknown:
+        raise Unsupported(f"the opset API has no {case.op}-{case.version} attribute(s) {unknown}")
+    if "causal" not in case.attributes:
+        raise Unsupported("the opset API's scaled_dot_product_attention takes causal as a keyword with a default: a "
+                          "node without it cannot be told from causal=false")
+    mask = inputs[3] if len(inputs) > 3 else None
+    scale = inputs[4] if len(inputs) > 4 else None
+    return opset.scaled_dot_product_attention(inputs[0], inputs[1], inputs[2], mask, scale,
+                                              causal=bool(case.attributes["causal"]))
+
+
+BUILDERS["ScaledDotProductAttention"] = GivenInputs(
+    opsets={13: "openvino.opset13"}, build=_attention, dtypes_at=_dtypes("ScaledDotProductAttention"),
+    dtype_note="takes floating-point data")
