@@ -12,11 +12,16 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+#: ops whose names are also the words every model is made of (OpenVINO's Parameter-1, Constant-1, Result-1): the
+#: harness's model assembly (the IR writer's Parameter and Result layers, ``ast.Constant``, ``ResultRecord``) uses
+#: them for every op, so they name no operator in the core and are not looked for
+GRAPH_WORDS = frozenset({"Parameter", "Constant", "Result"})
+
 
 def pattern(names: Iterable[str], snake_case: bool = True) -> re.Pattern:
     """Every name as the specs spell it (not inside a longer word: no letter before, no lower-case letter after)
     and, with ``snake_case``, as a runtime's Python API does (``avg_pool``: no letter or digit on either side)."""
-    names = set(names)
+    names = set(names) - GRAPH_WORDS
     camel = [rf"(?<![A-Za-z]){re.escape(n)}(?![a-z])" for n in sorted(names, key=len, reverse=True)]
     # a one-word name's snake case (add, log, sign) is an ordinary word: only the names of several words count
     snake = {re.sub(r"(?<!^)(?<![A-Z])(?=[A-Z])", "_", n).lower() for n in names} if snake_case else set()

@@ -21,7 +21,7 @@ import numpy as np
 from conformance import ops
 from conformance.backends.models.shapes import output_ranks
 from conformance.backends.openvino import builders
-from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, PRECISIONS
+from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, PRECISIONS, SINK, SOURCE
 from conformance.model import CaseInstance
 
 
@@ -41,6 +41,13 @@ def _dims(shape: list[int] | tuple[int, ...]) -> str:
 def _port(port_id: int, precision: str, shape: list[int] | tuple[int, ...], names: str = "") -> str:
     named = f" names={quoteattr(names)}" if names else ""
     return f'<port id="{port_id}" precision="{precision}"{named}>{_dims(shape)}</port>'
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:  # a malformed offset is the reader's to refuse: the bytes go where the writer puts them
+        return default
 
 
 def _data(attributes: dict[str, str]) -> str:
@@ -80,26 +87,34 @@ def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
     op_inputs = builder.op_inputs(case, inputs)
     op_id = len(op_inputs)  # one layer per input port, in port order, then the op
     layers, edges, ports, weights = [], [], "", b""
+    # a source op (Parameter, Constant) is its input's layer, written with the op's own attributes only (the
+    # example's verbatim, or the case's: a missing one stays missing); the Const's bytes go at its offset
+    source = attributes if builder.terminal == SOURCE else None
     for op_input in op_inputs:  # Parameters fed at run time, Consts backed by the weights blob
         index = op_input.port
         if op_input.role == PARAMETER:
             kind = builders.parameter_type(builder, case, op_input)
             shape = list(builders.parameter_shape(case, op_input))
+            data = source if source is not None else {"shape": ir_value(shape), "element_type": kind}
             layers.append(
                 f'<layer id="{index}" name={quoteattr(op_input.name)} type="Parameter" version="opset1">'
-                f'<data shape="{ir_value(shape)}" element_type="{kind}"/>'
-                f"<output>{_port(0, PRECISIONS[kind], shape, op_input.name)}</output></layer>")
+                f"{_data(data)}<output>{_port(0, PRECISIONS[kind], shape, op_input.name)}</output></layer>")
         else:
             const = op_input.array
             raw = np.ascontiguousarray(const).tobytes()
             kind, shape = ELEMENT_TYPES[const.dtype.name], list(const.shape)
+            at = _int((source or {}).get("offset"), len(weights))  # a given offset: the bytes are placed there
+            weights += b"\0" * max(0, at - len(weights))
+            data = source if source is not None else {"element_type": kind, "shape": ir_value(shape),
+                                                      "offset": str(len(weights)), "size": str(len(raw))}
             layers.append(
                 f'<layer id="{index}" name={quoteattr(op_input.name)} type="Const" '
-                f'version="opset1"><data element_type="{kind}" shape="{ir_value(shape)}" '
-                f'offset="{len(weights)}" size="{len(raw)}"/><output>{_port(0, PRECISIONS[kind], const.shape)}</output>'
+                f'version="opset1">{_data(data)}<output>{_port(0, PRECISIONS[kind], const.shape)}</output>'
                 "</layer>"
             )
             weights += raw
+        if builder.terminal == SOURCE:
+            break
         edges.append(f'<edge from-layer="{index}" from-port="0" to-layer="{op_id}" to-port="{index}"/>')
         ports += _port(index, PRECISIONS[kind], shape)
     names = case.output_names or ["y"]
@@ -108,8 +123,16 @@ def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
     op_outputs = "".join(_port(first_out + i, PRECISIONS[t], dims, names[i]) for i, (t, dims) in enumerate(outs))
     entry = ops.find(case.domain, case.op)
     layer_type = entry.ir_layer if entry is not None and entry.ir_layer else case.op  # PReLU is read as "PRelu"
-    layers.append(f'<layer id="{op_id}" name="pool" type="{layer_type}" version="{builder.opset_name(case.version)}">'
-                  f"{_data(attributes)}<input>{ports}</input><output>{op_outputs}</output></layer>")
+    version = builder.opset_name(case.version)
+    if builder.terminal == SOURCE:  # the Results read the input's layer: there is no layer between
+        op_id, first_out, outs = 0, 0, outs[:1]
+    elif builder.terminal == SINK:  # the op is the model's output: its layer has no output port, no Result follows
+        layers.append(f'<layer id="{op_id}" name={quoteattr(names[0])} type="{layer_type}" version="{version}">'
+                      f"<input>{ports}</input></layer>")
+        outs = []
+    else:
+        layers.append(f'<layer id="{op_id}" name="pool" type="{layer_type}" version="{version}">'
+                      f"{_data(attributes)}<input>{ports}</input><output>{op_outputs}</output></layer>")
     for i, (t, dims) in enumerate(outs):
         result = op_id + 1 + i
         layers.append(f'<layer id="{result}" name={quoteattr(names[i] + "/sink_port_0")} type="Result" '

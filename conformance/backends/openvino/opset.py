@@ -21,11 +21,11 @@ FLOAT_TYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64"
 INDEX_TYPES = {"int32": "i32", "int64": "i64"}
 #: Every harness dtype name -> OpenVINO element type name (inputs, constants and outputs alike).
 ELEMENT_TYPES = {**FLOAT_TYPES, **INDEX_TYPES, "int8": "i8", "uint8": "u8", "int16": "i16", "uint16": "u16",
-                 "uint32": "u32", "uint64": "u64", "bool": "boolean"}
+                 "uint32": "u32", "uint64": "u64", "bool": "boolean", "string": "string"}
 #: IR v11 ``precision`` of a port, per element type.
 PRECISIONS = {"f32": "FP32", "f16": "FP16", "bf16": "BF16", "f64": "FP64", "i32": "I32", "i64": "I64", "i8": "I8",
               "u8": "U8", "i16": "I16", "u16": "U16", "u32": "U32", "u64": "U64",
-              "boolean": "BOOL"}
+              "boolean": "BOOL", "string": "STRING"}
 
 #: (opset module, the op's input nodes in port order [Parameters and Constants by role], case) -> the op's node.
 BuildFn = Callable[[Any, list[Any], "CaseInstance"], Any]
@@ -34,6 +34,8 @@ ConstantsFn = Callable[["CaseInstance", list[np.ndarray]], list[np.ndarray]]
 
 #: An op input's role in a built model: fed at run time (a Parameter) or baked into the model (a Constant).
 PARAMETER, CONSTANT = "parameter", "constant"
+#: ``OpsetBuilder.terminal``: an op that is a model's input node, or its output node
+SOURCE, SINK = "source", "sink"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class OpsetBuilder:
     dtype_note: str = "takes floating-point data"
     #: the data types of one version, where they differ between versions (AvgPool: integer types from 14)
     dtypes_at: Callable[[int], Mapping[str, str]] | None = None
+    #: what the op's node is in a model. None: an op between its inputs and the model's Results. SOURCE: the op is
+    #: the node of its one input (a model input itself: ``build`` returns that node; the IR writes that input's
+    #: layer with the op's attributes). SINK: the op is a model output itself (``build`` returns it; the model
+    #: and the IR end at it, with no Result after it)
+    terminal: str | None = None
 
     def dtypes_of(self, version: int) -> Mapping[str, str]:
         return self.dtypes_at(version) if self.dtypes_at is not None else self.dtypes
