@@ -51,7 +51,13 @@ def _col2im(make: Callable[..., Any], x: list[Any], a: dict[str, Any]) -> Any:
                 pads_begin=_ints(a["pads_begin"]), pads_end=_ints(a["pads_end"]))
 
 
+def _grid_sample(make: Callable[..., Any], x: list[Any], a: dict[str, Any]) -> Any:
+    return make(x[0], x[1], {"align_corners": bool(a["align_corners"]), "mode": str(a["mode"]),
+                             "padding_mode": str(a["padding_mode"])})
+
+
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, GivenInputs] = {
     "Col2Im": _builder("Col2Im", {15: "openvino.opset15"}, "col2im", (1, 2), _col2im),
+    "GridSample": _builder("GridSample", {9: "openvino.opset9"}, "grid_sample", (), _grid_sample),
 }
