@@ -270,3 +270,58 @@ def test_roi_pooling_refuses_what_the_text_forbids(attributes) -> None:
         reference.output_shapes("openvino", "ROIPooling", 1, [(1, 1, 6, 6), (1, 5)], attributes)
     assert reference.output_shapes("openvino", "ROIPooling", 1, [(1, 1, 6, 6), (3, 5)],
                                    {"pooled_h": 0, "pooled_w": 2, "spatial_scale": 1.0}) == [(3, 1, 0, 2)]
+
+
+def _loop_psroi_average(x, rois, out_dim, g, scale, rounded, channel=None):
+    """Per box, output channel, bin: the mean of the touched pixels of channel (c * G + i) * G + j."""
+    scale = float(np.float32(scale))
+    channel = channel or (lambda c, i, j: (c * g + i) * g + j)
+    h, w = x.shape[2:]
+    out = np.full((rois.shape[0], out_dim, g, g), np.nan)
+    for r in range(rois.shape[0]):
+        corners = [float(v) * scale for v in rois[r, 1:]]
+        if rounded:
+            corners = [math.copysign(math.floor(abs(v) + 0.5), v) for v in corners]
+        bw, bh = (corners[2] - corners[0]) / g, (corners[3] - corners[1]) / g
+        for c in range(out_dim):
+            for i in range(g):
+                for j in range(g):
+                    pixels = [float(x[int(rois[r, 0]), channel(c, i, j), row, col])
+                              for row in range(h) for col in range(w)
+                              if math.floor(corners[1] + i * bh) <= row < math.ceil(corners[1] + (i + 1) * bh)
+                              and math.floor(corners[0] + j * bw) <= col < math.ceil(corners[0] + (j + 1) * bw)]
+                    if pixels:
+                        out[r, c, i, j] = sum(pixels) / len(pixels)
+    return out
+
+
+def test_psroi_average_matches_the_loops_where_both_readings_agree() -> None:
+    rng = np.random.default_rng(13)
+    x = rng.uniform(-3, 3, (2, 18, 9, 11)).astype(np.float32)
+    rois = np.array([[0, 3, 2, 19, 15], [1, 5, 1, 12.5, 11], [1, 0, 0, 12, 12]], np.float32)
+    attributes = {"output_dim": 2, "group_size": 3, "spatial_scale": 0.5}
+    y, mask = _run("PSROIPooling", 1, [x, rois], attributes)
+    loops = [_loop_psroi_average(x, rois, 2, 3, 0.5, rounded) for rounded in (False, True)]
+    agree = np.isclose(loops[0], loops[1], rtol=0, atol=1e-12)
+    unspecified = np.zeros(y.shape, bool) if mask is None else mask
+    assert np.array_equal(unspecified, ~agree) and agree.sum() >= 18
+    np.testing.assert_allclose(y[agree], loops[0][agree].astype(np.float32), rtol=1e-6, atol=1e-6)
+    swapped = _loop_psroi_average(x, rois, 2, 3, 0.5, False, channel=lambda c, i, j: (i * 3 + j) * 2 + c)
+    assert not np.allclose(y[agree], swapped[agree], rtol=1e-3)  # another channel layout is caught
+    doubled = _loop_psroi_average(x, rois, 2, 3, 1.0, False)  # a planted factor 2 in the scale
+    assert not np.allclose(y[agree], doubled[agree], rtol=1e-3, equal_nan=True)
+    (mag,) = reference.magnitude("openvino", "PSROIPooling", 1, [x, rois], attributes)
+    assert (mag[agree] >= np.abs(y[agree])).all()  # (K + 2)·mean|x| / 3 with K >= 1 pixels: at least |y|
+
+
+def test_psroi_bilinear_checks_the_shape_only() -> None:
+    x = np.zeros((1, 36, 12, 12), np.float32)
+    rois = np.array([[0, 0.1, 0.1, 0.8, 0.9]], np.float32)
+    attributes = {"output_dim": 4, "group_size": 6, "spatial_scale": 1.0, "mode": "bilinear",
+                  "spatial_bins_x": 3, "spatial_bins_y": 3}
+    y, mask = _run("PSROIPooling", 1, [x, rois], attributes)
+    assert y.shape == (1, 4, 6, 6) and mask is not None and mask.all()
+    assert reference.output_shapes("openvino", "PSROIPooling", 1, [(1, 3240, 38, 38), (100, 5)],
+                                   {**attributes, "output_dim": 360}) == [(100, 360, 6, 6)]  # the page's example
+    with pytest.raises(SpecViolation):
+        reference.output_shapes("openvino", "PSROIPooling", 1, [(1, 35, 12, 12), (1, 5)], attributes)
