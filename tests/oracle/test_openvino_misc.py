@@ -181,3 +181,51 @@ def test_grid_sample_text_mapping_values_and_one_pixel() -> None:
     ints = _run("GridSample", 9, [np.array([10, 20, 31], np.int32).reshape(1, 1, 1, 3).astype(object),
                                   np.array([-0.5, 0], np.float32).reshape(1, 1, 1, 2)])
     assert float(ints.outputs[0].ravel()[0]) == 15.0  # the exact value the open rounding judges by
+
+
+# --- SegmentMax ---------------------------------------------------------------------------------------------------
+
+def _naive_segment_max(x: np.ndarray, ids: list[int], count: int, fill: float) -> np.ndarray:
+    """output[s] = the maximum of every data row whose id is s, fill where none is."""
+    out = np.full((count, *x.shape[1:]), fill, dtype=np.float64)
+    for pos in itertools.product(range(count), *map(range, x.shape[1:])):
+        s, rest = pos[0], pos[1:]
+        best = None
+        for row, sid in enumerate(ids):
+            if sid == s and (best is None or x[(row, *rest)] > best):
+                best = x[(row, *rest)]
+        if best is not None:
+            out[pos] = best
+    return out
+
+
+@pytest.mark.parametrize("count", [None, 2, 4, 9])
+def test_segment_max_matches_the_loops(count) -> None:
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((7, 2, 3)).astype(np.float32)
+    ids = [0, 0, 1, 3, 3, 3, 6]
+    for mode, fill in (("ZERO", 0.0), ("LOWEST", float(-np.finfo(np.float32).max))):
+        inputs = [x, np.array(ids, np.int32)] + ([] if count is None else [np.array(count, np.int64)])
+        got = _run("SegmentMax", 16, inputs, {"fill_mode": mode}).outputs[0]
+        want = _naive_segment_max(x, ids, 7 if count is None else count, fill)
+        assert got.shape == want.shape and (got == want).all()
+        planted = want.copy()
+        planted[1] *= 2  # a factor 2 in one segment is caught
+        assert not (got == planted).all()
+
+
+def test_segment_max_text_example_lowest_and_refusals() -> None:
+    got = _run("SegmentMax", 16, [np.array([4, -1, 9, -3, -8, 6, 2, 7], np.float32),
+                                  np.array([0, 0, 0, 1, 1, 3, 5, 5])], {"fill_mode": "ZERO"}).outputs[0]
+    assert got.tolist() == [9, -3, 0, 6, 0, 7]  # the text's six segments, 2 and 4 empty
+    for dtype, lowest in ((np.int16, -32768), (np.uint32, 0), (np.float16, -65504.0), (np.int64, -2 ** 63)):
+        y = _run("SegmentMax", 16, [np.array([1, 2], dtype), np.array([0, 2]), np.array(3)],
+                 {"fill_mode": "LOWEST"}).outputs[0]
+        assert y.dtype == dtype and y.tolist() == [1, lowest, 2]
+    nan = _run("SegmentMax", 16, [np.array([np.nan, 1, 2], np.float32), np.array([0, 0, 1])], {"fill_mode": "ZERO"})
+    assert nan.unspecified[0].tolist() == [True, False]
+    for ids in ([1, 0, 2], [-1, 0, 0]):
+        with pytest.raises(SpecViolation):
+            _run("SegmentMax", 16, [np.zeros(3, np.float32), np.array(ids)], {"fill_mode": "ZERO"})
+    with pytest.raises(SpecViolation):
+        _run("SegmentMax", 16, [np.zeros(3, np.float32), np.array([0, 0, 1])])

@@ -56,8 +56,14 @@ def _grid_sample(make: Callable[..., Any], x: list[Any], a: dict[str, Any]) -> A
                              "padding_mode": str(a["padding_mode"])})
 
 
+def _segment_max(make: Callable[..., Any], x: list[Any], a: dict[str, Any]) -> Any:
+    return make(x[0], x[1], x[2] if len(x) > 2 else None, fill_mode=str(a["fill_mode"]))
+
+
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, GivenInputs] = {
     "Col2Im": _builder("Col2Im", {15: "openvino.opset15"}, "col2im", (1, 2), _col2im),
+    # segment_ids fixes the output's extent where num_segments is left out: a Constant as well
+    "SegmentMax": _builder("SegmentMax", {16: "openvino.opset16"}, "segment_max", (1, 2), _segment_max),
     "GridSample": _builder("GridSample", {9: "openvino.opset9"}, "grid_sample", (), _grid_sample),
 }
