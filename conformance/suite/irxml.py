@@ -33,6 +33,8 @@ def attribute_value(text: str, kind: str | None = None) -> Any:
             return int(text)
     except ValueError:
         return text
+    if kind == "bool" and text.strip() in ("0", "1"):  # OpenVINO's reader takes 1/0 for a boolean as true/false
+        return text.strip() == "1"
     if _INT_LIST.match(text):
         return [int(part) for part in text.split(",")]
     if text.lower() in ("true", "false"):

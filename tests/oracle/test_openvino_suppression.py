@@ -1,0 +1,215 @@
+"""The suppression family's reference against direct greedy loops written from the pages, and its judge against
+planted errors: a threshold off, a wrong sort direction, a missing Soft-NMS decay, a wrong tie or padding."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from conformance.ops._suppression import check
+from conformance_reference import openvino_non_max_suppression as nms
+
+
+def _iou(a: np.ndarray, b: np.ndarray, center: bool) -> float:
+    """IoU from the page's definitions, in float64: corners as any diagonal pair, or [xc, yc, w, h]."""
+    def box(v: np.ndarray) -> tuple[float, float, float, float]:
+        v = [float(x) for x in v]
+        if center:
+            xc, yc, w, h = v
+            v = [yc - h / 2, xc - w / 2, yc + h / 2, xc + w / 2]
+        return min(v[0], v[2]), min(v[1], v[3]), max(v[0], v[2]), max(v[1], v[3])
+    ya, xa, Ya, Xa = box(a)
+    yb, xb, Yb, Xb = box(b)
+    inter = max(0.0, min(Ya, Yb) - max(ya, yb)) * max(0.0, min(Xa, Xb) - max(xa, xb))
+    union = (Ya - ya) * (Xa - xa) + (Yb - yb) * (Xb - xb) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def loop_nms(boxes: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: float, score_thr: float,
+             sigma: float = 0.0, center: bool = False, descending: bool = False, cut: bool = True
+             ) -> list[tuple[int, int, int, float]]:
+    """The pages' loop, per batch and class: take the best box, stop below score_threshold, decay or drop the
+    rest (-1/3/4: drop IoU > threshold; -5: s *= func(iou); a zeroed box leaves B). Then the text's order."""
+    rows = []
+    for b in range(boxes.shape[0]):
+        for c in range(scores.shape[1]):
+            left = {i: float(scores[b, c, i]) for i in range(boxes.shape[1])}
+            kept: list[tuple[int, float]] = []
+            while left and len(kept) < max_out:
+                best = max(left, key=lambda i: (left[i], -i))
+                s = left.pop(best)
+                if s < score_thr:
+                    break
+                kept.append((best, s))
+                for i in list(left):
+                    iou = _iou(boxes[b, i], boxes[b, best], center)
+                    if sigma == 0.0:
+                        if iou > iou_thr:
+                            del left[i]
+                    elif cut and iou > iou_thr:
+                        del left[i]
+                    else:
+                        left[i] *= math.exp(-0.5 * iou * iou / sigma)
+            rows += [(b, c, i, s) for i, s in kept]
+    if descending:
+        rows.sort(key=lambda r: -r[3])
+    return rows
+
+
+def _inputs(rng: np.random.Generator, b: int, n: int, c: int, center: bool = False) -> tuple[np.ndarray, ...]:
+    if center:
+        xy = rng.uniform(0, 4, (b, n, 2))
+        wh = rng.uniform(0.5, 2, (b, n, 2))
+        boxes = np.concatenate([xy, wh], axis=2).astype(np.float32)
+    else:
+        boxes = rng.uniform(0, 4, (b, n, 4)).astype(np.float32)
+    return boxes, rng.uniform(0, 1, (b, c, n)).astype(np.float32)
+
+
+def _run(version: int, boxes: np.ndarray, scores: np.ndarray, max_out: int, iou: float, score: float,
+         sigma: float | None = None, **attributes: object) -> tuple[list[np.ndarray], object]:
+    inputs = [boxes, scores, np.array(max_out, np.int64), np.array(iou, np.float32), np.array(score, np.float32)]
+    if sigma is not None:
+        inputs.append(np.array(sigma, np.float32))
+    outputs, _ = nms.evaluate(version, inputs, dict(attributes))
+    return outputs, nms.tie_groups(version, inputs, dict(attributes))
+
+
+def _rows(outputs: list[np.ndarray]) -> list[tuple[int, int, int]]:
+    return [tuple(int(v) for v in r) for r in outputs[0] if r[0] != -1]
+
+
+def _as_outputs(rows: list[tuple[int, int, int, float]], total: int, version: int) -> list[np.ndarray]:
+    """A runtime's outputs holding ``rows`` (padded to ``total``)."""
+    idx = np.full((total, 3), -1, np.int64)
+    sc = np.full((total, 3), -1.0, np.float32)
+    for k, (b, c, i, s) in enumerate(rows):
+        idx[k], sc[k] = (b, c, i), (b, c, s)
+    return [idx] if version < 5 else [idx, sc, np.array([len(rows)], np.int64)]
+
+
+@pytest.mark.parametrize("version", [1, 3, 4, 5, 9])
+@pytest.mark.parametrize("center", [False, True])
+@pytest.mark.parametrize("descending", [False, True])
+def test_hard_nms_is_the_pages_loop(version: int, center: bool, descending: bool) -> None:
+    rng = np.random.default_rng(100 + version)
+    for _ in range(8):
+        boxes, scores = _inputs(rng, 2, 9, 3, center)
+        outputs, ways = _run(version, boxes, scores, 4, 0.3, 0.2,
+                             box_encoding="center" if center else "corner", sort_result_descending=descending)
+        loop = loop_nms(boxes, scores, 4, 0.3, 0.2, center=center, descending=descending)
+        if version in (1, 3) and len(loop) > ways.rows:
+            assert ways.unspecified  # the text's shape cannot hold them
+            continue
+        assert _rows(outputs) == [r[:3] for r in loop]
+        assert check(ways, _as_outputs(loop, ways.rows, version)) is None
+        if version >= 5:  # the selected rows alone (a dynamic shape) are admissible too
+            assert check(ways, _as_outputs(loop, len(loop), version)) is None
+
+
+@pytest.mark.parametrize("version", [5, 9])
+def test_soft_nms_is_the_pages_loop(version: int) -> None:
+    rng = np.random.default_rng(7 + version)
+    for _ in range(8):
+        boxes, scores = _inputs(rng, 1, 8, 2)
+        outputs, ways = _run(version, boxes, scores, 5, 0.6, 0.05, 0.4, sort_result_descending=False)
+        loop = loop_nms(boxes, scores, 5, 0.6, 0.05, sigma=0.4, cut=version == 5)
+        assert _rows(outputs) == [r[:3] for r in loop]
+        np.testing.assert_allclose(outputs[1][:len(loop), 2], [r[3] for r in loop], rtol=1e-6)
+        assert check(ways, _as_outputs(loop, ways.rows, version)) is None
+
+
+SIX = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [0, 10.1, 1, 11.1],
+                 [0, 100, 1, 101]]], np.float32)
+SIX_SCORES = np.array([[[0.9, 0.75, 0.6, 0.95, 0.5, 0.3]]], np.float32)
+
+
+@pytest.mark.parametrize("version", [1, 3, 4, 5, 9])
+def test_six_boxes(version: int) -> None:
+    outputs, _ = _run(version, SIX, SIX_SCORES, 3, 0.5, 0.0, sort_result_descending=False)
+    assert _rows(outputs) == [(0, 0, 3), (0, 0, 0), (0, 0, 5)]
+
+
+def test_planted_threshold_off_fails() -> None:
+    """A runtime whose iou_threshold is off by 0.1, or that suppresses at IoU equal to it, is caught."""
+    rng = np.random.default_rng(5)
+    caught = 0
+    for _ in range(10):
+        boxes, scores = _inputs(rng, 1, 10, 2)
+        _, ways = _run(5, boxes, scores, 5, 0.3, 0.0, sort_result_descending=False)
+        wrong = loop_nms(boxes, scores, 5, 0.4, 0.0)
+        if wrong != loop_nms(boxes, scores, 5, 0.3, 0.0):
+            caught += 1
+            assert check(ways, _as_outputs(wrong, ways.rows, 5)) is not None
+    assert caught
+    at = np.array([[[0, 0, 1, 1], [0, 0, 1, 0.5]]], np.float32)  # IoU exactly 0.5, every step exact
+    _, ways = _run(5, at, np.array([[[0.9, 0.8]]], np.float32), 2, 0.5, 0.0)
+    assert check(ways, _as_outputs([(0, 0, 0, 0.9)], 2, 5)) is not None  # '>=' suppresses: not the text
+    assert check(ways, _as_outputs([(0, 0, 0, 0.9), (0, 0, 1, 0.8)], 2, 5)) is None
+
+
+def test_planted_sort_direction_fails() -> None:
+    rng = np.random.default_rng(11)
+    boxes, scores = _inputs(rng, 2, 8, 3)
+    _, ways = _run(5, boxes, scores, 3, 0.3, 0.0, sort_result_descending=True)
+    right = loop_nms(boxes, scores, 3, 0.3, 0.0, descending=True)
+    assert check(ways, _as_outputs(right, ways.rows, 5)) is None
+    assert check(ways, _as_outputs(right[::-1], ways.rows, 5)) is not None  # ascending
+    per_class = loop_nms(boxes, scores, 3, 0.3, 0.0)  # not sorted across batches
+    assert check(ways, _as_outputs(per_class, ways.rows, 5)) is not None
+
+
+def test_planted_missing_decay_fails() -> None:
+    outputs, ways = _run(9, SIX, SIX_SCORES, 6, 1.0, 0.0, 0.5, sort_result_descending=False)
+    right = loop_nms(SIX, SIX_SCORES, 6, 1.0, 0.0, sigma=0.5, cut=False)
+    assert check(ways, _as_outputs(right, ways.rows, 9)) is None
+    undecayed = [(b, c, i, float(SIX_SCORES[b, c, i])) for b, c, i, _ in right]
+    assert check(ways, _as_outputs(undecayed, ways.rows, 9)) is not None
+    halved = loop_nms(SIX, SIX_SCORES, 6, 1.0, 0.0, sigma=0.25, cut=False)  # sigma off by 2
+    assert check(ways, _as_outputs(halved, ways.rows, 9)) is not None
+
+
+def test_ties_accept_every_admissible_choice_only() -> None:
+    boxes = np.array([[[0, 0, 1, 1], [0, 0, 1, 1], [0, 5, 1, 6]]], np.float32)
+    scores = np.array([[[0.5, 0.5, 0.5]]], np.float32)
+    _, ways = _run(5, boxes, scores, 3, 0.5, 0.0, sort_result_descending=False)
+    for first, other in ((0, 2), (1, 2), (2, 0), (2, 1)):
+        assert check(ways, _as_outputs([(0, 0, first, 0.5), (0, 0, other, 0.5)], 3, 5)) is None
+    both = [(0, 0, 0, 0.5), (0, 0, 1, 0.5), (0, 0, 2, 0.5)]  # the duplicate not suppressed
+    assert check(ways, _as_outputs(both, 3, 5)) is not None
+
+
+def test_padding_and_valid_outputs_are_checked() -> None:
+    outputs, ways = _run(5, SIX, SIX_SCORES, 3, 0.5, 0.0)
+    assert check(ways, outputs) is None
+    bad = [outputs[0].copy(), outputs[1], np.array([2], np.int64)]
+    assert check(ways, bad) is not None
+    zeros = [np.where(outputs[0] == -1, 0, outputs[0]), outputs[1], outputs[2]]
+    assert check(ways, zeros) is None or outputs[2][0] == ways.rows
+    outputs4, ways4 = _run(4, SIX, SIX_SCORES, 6, 0.5, 0.0)
+    assert check(ways4, outputs4) is None
+    assert check(ways4, [outputs4[0][:3]]) is not None  # the text's shape is fixed for -4
+
+
+def test_iou_near_threshold_admits_both_decisions() -> None:
+    """A box whose IoU with the kept one is within rounding of the threshold (not exact in float32) may go
+    either way; one far from it may not."""
+    a = np.array([0, 0, 1, 1], np.float32)
+    b = np.array([0, 0, 0.7, 0.9], np.float32)  # area 0.7f * 0.9f: no float32, the IoU rounds
+    thr = float(np.float32(_iou(a, b, False)))
+    boxes, scores = np.stack([a, b])[None], np.array([[[0.9, 0.8]]], np.float32)
+    _, ways = _run(5, boxes, scores, 2, thr, 0.0, sort_result_descending=False)
+    assert check(ways, _as_outputs([(0, 0, 0, 0.9)], 2, 5)) is None
+    assert check(ways, _as_outputs([(0, 0, 0, 0.9), (0, 0, 1, 0.8)], 2, 5)) is None
+    _, far = _run(5, boxes, scores, 2, thr + 1e-4, 0.0, sort_result_descending=False)
+    assert check(far, _as_outputs([(0, 0, 0, 0.9)], 2, 5)) is not None
+
+
+def test_an_ir_boolean_written_as_1_or_0_reads_as_a_boolean() -> None:
+    """The pages write sort_result_descending="1" (OpenVINO's reader takes 1/0 for a boolean): the case loader reads
+    a bool attribute's 1/0 as True/False, other kinds as before."""
+    from conformance.suite.irxml import attribute_value
+    assert attribute_value("1", "bool") is True and attribute_value("0", "bool") is False
+    assert attribute_value("1") == [1] and attribute_value("true", "bool") is True
