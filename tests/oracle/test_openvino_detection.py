@@ -325,3 +325,68 @@ def test_psroi_bilinear_checks_the_shape_only() -> None:
                                    {**attributes, "output_dim": 360}) == [(100, 360, 6, 6)]  # the page's example
     with pytest.raises(SpecViolation):
         reference.output_shapes("openvino", "PSROIPooling", 1, [(1, 35, 12, 12), (1, 5)], attributes)
+
+
+def _loop_rotated(x, rois, batch, ph, pw, ratio, scale, clockwise, display, angle_factor=1.0):
+    """Per box, bin, sample: the grid point about the centre (scaled, shifted by -0.5), turned by the angle."""
+    scale = float(np.float32(scale))
+    out = np.full((rois.shape[0], x.shape[1], ph, pw), np.nan)
+    for r in range(rois.shape[0]):
+        cx, cy, w, h, angle = (float(v) for v in rois[r])
+        cx, cy, w, h = cx * scale - 0.5, cy * scale - 0.5, w * scale, h * scale
+        theta = (-angle if clockwise else angle) * angle_factor
+        gy, gx = ratio or math.ceil(h / ph), ratio or math.ceil(w / pw)
+        for c in range(x.shape[1]):
+            for i in range(ph):
+                for j in range(pw):
+                    values = []
+                    for a in range(gy):
+                        for b in range(gx):
+                            ly = -h / 2 + (i + (a + 0.5) / gy) * h / ph
+                            lx = -w / 2 + (j + (b + 0.5) / gx) * w / pw
+                            if display:  # seen on screen (y down): right turns up
+                                xx = cx + lx * math.cos(theta) + ly * math.sin(theta)
+                                yy = cy - lx * math.sin(theta) + ly * math.cos(theta)
+                            else:
+                                xx = cx + lx * math.cos(theta) - ly * math.sin(theta)
+                                yy = cy + lx * math.sin(theta) + ly * math.cos(theta)
+                            values.append(_bilinear(x[int(batch[r]), c].astype(np.float64), yy, xx))
+                    if values and all(v is not None for v in values):
+                        out[r, c, i, j] = sum(values) / len(values)
+    return out
+
+
+@pytest.mark.parametrize("clockwise", [False, True])
+@pytest.mark.parametrize("ratio", [0, 2])
+def test_roi_align_rotated_matches_the_loops(clockwise, ratio) -> None:
+    rng = np.random.default_rng(17 + ratio)
+    x = rng.uniform(-3, 3, (2, 2, 14, 14)).astype(np.float32)
+    rois = np.array([[7, 7, 6, 4, 0.3], [6.5, 7.5, 5, 5, -1.1], [7, 6, 5, 3, 0.0], [7, 7, 1.5, 2.5, 2.0]], np.float32)
+    batch = np.array([0, 1, 1, 0], np.int64)
+    attributes = {"pooled_h": 2, "pooled_w": 3, "sampling_ratio": ratio, "spatial_scale": 1.0,
+                  "clockwise_mode": clockwise}
+    y, mask = _run("ROIAlignRotated", 15, [x, rois, batch], attributes)
+    display, axes = (_loop_rotated(x, rois, batch, 2, 3, ratio, 1.0, clockwise, d) for d in (True, False))
+    agree = np.isclose(display, axes, rtol=0, atol=1e-6)
+    unspecified = np.zeros(y.shape, bool) if mask is None else mask
+    assert not unspecified[agree].any() and unspecified[~agree].all()
+    assert agree[2].all() and not agree[0].all()  # angle 0 agrees, 0.3 rad does not
+    np.testing.assert_allclose(y[agree], display[agree].astype(np.float32), rtol=1e-5, atol=1e-5)
+    for reading, loop in (("display", display), ("axes", axes)):  # each reading is its loop, at every angle
+        got = reference.readings("openvino", "ROIAlignRotated", 15, [x, rois, batch], attributes)[reading]
+        np.testing.assert_allclose(got.outputs[0], loop, rtol=1e-5, atol=1e-5, equal_nan=True)
+    doubled = _loop_rotated(x, rois, batch, 2, 3, ratio, 1.0, clockwise, True, angle_factor=2.0)
+    assert not np.allclose(display[:2], doubled[:2], atol=1e-3, equal_nan=True)  # a planted factor 2 in the angle
+
+
+def test_roi_align_rotated_at_angle_zero_is_roi_align_about_the_centre() -> None:
+    rng = np.random.default_rng(19)
+    x = rng.uniform(-3, 3, (1, 2, 12, 12)).astype(np.float32)
+    rois = np.array([[6, 5, 6, 4, 0], [5.5, 6.25, 3, 5, 0]], np.float32)
+    batch = np.zeros(2, np.int64)
+    y, _ = _run("ROIAlignRotated", 14, [x, rois, batch], {"pooled_h": 2, "pooled_w": 2, "sampling_ratio": 2,
+                                                          "spatial_scale": 0.5})
+    corners = np.stack([rois[:, 0] - rois[:, 2] / 2, rois[:, 1] - rois[:, 3] / 2,
+                        rois[:, 0] + rois[:, 2] / 2, rois[:, 1] + rois[:, 3] / 2], axis=1)
+    want = _loop_roi_align(x, corners, batch, 2, 2, 2, 0.5, "avg", "half_pixel_for_nn")
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)

@@ -1,4 +1,5 @@
-"""OpenVINO builders of the region and detection ops: ROIAlign-3/9, ROIPooling-1 (the opset2 module's factory:
+"""OpenVINO builders of the region and detection ops: ROIAlign-3/9, ROIAlignRotated-14/15 (-14 unsupported: the
+Python API has the factory from opset15 only), ROIPooling-1 (the opset2 module's factory:
 the Python API lists ROIPooling from opset2, its node says opset2), PSROIPooling-1.
 
 Every input is a Parameter: no output shape depends on an input's values (boxes and batch indices are data a
@@ -35,6 +36,16 @@ def _roi_align(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     return opset.roi_align(*args)
 
 
+def _roi_align_rotated(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    if not hasattr(opset, "roi_align_rotated"):  # opset14: the page's version, which the API does not list there
+        raise Unsupported(f"the installed OpenVINO's Python API has no roi_align_rotated in {opset.__name__}")
+    clockwise = a.get("clockwise_mode", False)
+    clockwise = clockwise.lower() == "true" if isinstance(clockwise, str) else bool(clockwise)
+    return opset.roi_align_rotated(inputs[0], inputs[1], inputs[2], int(a["pooled_h"]), int(a["pooled_w"]),
+                                   int(a["sampling_ratio"]), float(a["spatial_scale"]), clockwise)
+
+
 def _roi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     a = _checked(case)
     return opset.roi_pooling(inputs[0], inputs[1], output_roi=[int(a["pooled_h"]), int(a["pooled_w"])],
@@ -67,6 +78,7 @@ def _present(op: str) -> bool:
 
 _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ROIAlign": ({3: "openvino.opset3", 9: "openvino.opset9"}, _roi_align),
+    "ROIAlignRotated": ({14: "openvino.opset14", 15: "openvino.opset15"}, _roi_align_rotated),
     "ROIPooling": ({1: "openvino.opset2"}, _roi_pooling),
     "PSROIPooling": ({1: "openvino.opset1"}, _psroi_pooling),
 }
