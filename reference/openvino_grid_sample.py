@@ -151,7 +151,7 @@ def _inputs(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]) ->
 
 def _tie_mask(coords: np.ndarray, shape: tuple[int, ...], grid: np.ndarray, channels: int) -> np.ndarray:
     """Nearest: a coordinate within its own rounding of a half (which pixel it reads is unspecified there)."""
-    u = max(float(np.finfo(grid.dtype).eps) / 2, 2.0 ** -24)
+    u = float(np.finfo(grid.dtype).eps) / 2
     reach = float(np.abs(grid.astype(np.float64)).max(initial=0.0)) + 1
     lengths = np.array([shape[3], shape[2]], dtype=np.float64)
     delta = COORDINATE * u * (lengths + 1) * reach
@@ -191,7 +191,7 @@ def magnitude(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]) 
     reach = float(np.abs(g).max(initial=0.0)) + 1
     u_out = 2.0 ** -8 if x.dtype.name == "bfloat16" else (
         float(np.finfo(x.dtype).eps) / 2 if x.dtype.kind == "f" else 2.0 ** -53)
-    ratio = max(float(np.finfo(grid.dtype).eps) / 2, 2.0 ** -24) / u_out  # the coordinate is the grid type's
+    ratio = float(np.finfo(grid.dtype).eps) / 2 / u_out  # the coordinate is the grid type's
     weights = 2 * (taps * c_w + 2) * c
     coordinate = sum(COORDINATE * n * reach * d * c * ratio for n in x.shape[2:])
     return [m + top * (weights + coordinate) / (k + 2)]

@@ -229,3 +229,43 @@ def test_segment_max_text_example_lowest_and_refusals() -> None:
             _run("SegmentMax", 16, [np.zeros(3, np.float32), np.array(ids)], {"fill_mode": "ZERO"})
     with pytest.raises(SpecViolation):
         _run("SegmentMax", 16, [np.zeros(3, np.float32), np.array([0, 0, 1])])
+
+
+# --- Bincount -----------------------------------------------------------------------------------------------------
+
+def _naive_bincount(data: list[int], weights: list[float] | None, minlength: int) -> list[float]:
+    """output[i]: how many elements equal i (or the sum of their weights), i < max(max(data) + 1, minlength)."""
+    length = max(max(data) + 1 if data else 0, minlength)
+    return [sum((1 if weights is None else weights[k]) for k, v in enumerate(data) if v == i) for i in range(length)]
+
+
+@pytest.mark.parametrize("minlength", [0, 3, 12])
+def test_bincount_matches_the_loops(minlength) -> None:
+    rng = np.random.default_rng(8)
+    data = rng.integers(0, 7, 25)
+    weights = rng.standard_normal(25).astype(np.float32)
+    for dtype in (np.int32, np.uint8, np.uint64):
+        counts = _run("Bincount", 17, [data.astype(dtype)], {"minlength": minlength}).outputs[0]
+        want = _naive_bincount(data.tolist(), None, minlength)
+        assert counts.dtype == np.int64 and counts.tolist() == want
+        assert counts.tolist() != [2 * c for c in want]  # a factor 2 is caught
+    summed = _run("Bincount", 17, [data.astype(np.int64), weights], {"minlength": minlength}).outputs[0]
+    want = _naive_bincount(data.tolist(), [float(w) for w in weights], minlength)
+    assert summed.dtype == np.float32
+    np.testing.assert_allclose(summed, want, rtol=1e-6, atol=1e-6)
+    assert reference.output_shapes("openvino", "Bincount", 17, [(25,)], {"minlength": minlength},
+                                   {0: data.astype(np.int32)}) == [(max(7, minlength),)]
+    assert reference.output_shapes("openvino", "Bincount", 17, [(25,)], {}) == [(-1,)]  # the pages' -1
+
+
+def test_bincount_edges_and_refusals() -> None:
+    empty = _run("Bincount", 17, [np.zeros(0, np.int32)], {"minlength": 3}).outputs[0]
+    assert empty.tolist() == [0, 0, 0]
+    ints = _run("Bincount", 17, [np.array([2, 2, 0]), np.array([5, -7, 1], np.int32)]).outputs[0]
+    assert ints.dtype == np.int32 and ints.tolist() == [1, 0, -2]
+    assert reference.window_elements("openvino", "Bincount", 17, [(4,)], {}, {0: np.array([1, 1, 1, 0])}) == 3
+    for inputs, attributes in (([np.array([1, -1])], {}), ([np.array([1, 2])], {"minlength": -1}),
+                               ([np.array([[1, 2]])], {}), ([np.array([1.0, 2.0])], {}),
+                               ([np.array([1, 2]), np.ones(3, np.float32)], {})):
+        with pytest.raises(SpecViolation):
+            _run("Bincount", 17, inputs, attributes)

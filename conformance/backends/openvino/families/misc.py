@@ -65,5 +65,8 @@ BUILDERS: dict[str, GivenInputs] = {
     "Col2Im": _builder("Col2Im", {15: "openvino.opset15"}, "col2im", (1, 2), _col2im),
     # segment_ids fixes the output's extent where num_segments is left out: a Constant as well
     "SegmentMax": _builder("SegmentMax", {16: "openvino.opset16"}, "segment_max", (1, 2), _segment_max),
+    # the output's length is data-dependent (max(data) + 1): both inputs Parameters
+    "Bincount": _builder("Bincount", {17: "openvino.opset17"}, "bincount", (),
+                         lambda make, x, a: make(*x, minlength=int(a["minlength"]))),
     "GridSample": _builder("GridSample", {9: "openvino.opset9"}, "grid_sample", (), _grid_sample),
 }
