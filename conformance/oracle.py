@@ -304,8 +304,9 @@ def predict(instance: CaseInstance, oracles: Oracles | None = None) -> Predictio
         or f"no oracle: {oracle.unknown} and the case gives no literal outputs")
     shapes, error = None, None
     if instance.case.spec_example is not None and oracle.outputs is not None:
-        # the values of every input but the data: a shape can depend on a float one (Interpolate's scales)
-        values = {i: x for i, x in enumerate(oracle.inputs) if x.dtype.kind in "iub" or i > 0}
+        # the values of every input but float data: a shape can depend on a float one (Interpolate's scales), and on
+        # string data (StringTensorUnpack's byte count)
+        values = {i: x for i, x in enumerate(oracle.inputs) if x.dtype.kind in "iubO" or i > 0}
         try:
             shapes = output_shapes(instance, [x.shape for x in oracle.inputs], values)
         except Exception as exc:  # the reference column's record names it as it did when it asked itself

@@ -138,20 +138,37 @@ def check_derived(input_shapes: list[tuple[int, ...]], output_shapes: list[tuple
         check(f"input 0 padded by pads {pads} (a buffer the op needs)", padded)
 
 
-def flat_count(where: str, data: Any) -> tuple[int, list[int]]:
-    """(number of values, nested shape) of literal data; ValueError for ragged or non-numeric data."""
+_NUMBER_WORDS = ("nan", "inf", "-inf", "+inf")
+
+
+def _leaves(data: Any) -> list[Any]:
+    return [leaf for d in data for leaf in _leaves(d)] if isinstance(data, list) else [data]
+
+
+def string_literal(data: Any) -> bool:
+    """Literal data of a string tensor: every element a str, one of them no number word ('nan', 'inf')."""
+    leaves = _leaves(data)
+    return bool(leaves) and all(isinstance(x, str) for x in leaves) \
+        and any(x.lower() not in _NUMBER_WORDS for x in leaves)
+
+
+def flat_count(where: str, data: Any, strings: bool = False) -> tuple[int, list[int]]:
+    """(number of values, nested shape) of literal data; ValueError for ragged or non-numeric data (``strings``:
+    the data of a string tensor, whose elements are str)."""
+    if strings and isinstance(data, str):
+        return 1, []
     if isinstance(data, int) and not isinstance(data, bool) and abs(data) > 2**64 and not _fits_float(data):
         # 10**400: no dtype holds it (float64 overflows to an OverflowError when the case runs)
         raise ValueError(f"{where}: data holds an integer beyond every dtype's range ({str(data)[:20]}...)")
     if isinstance(data, bool) or isinstance(data, int | float):
         return 1, []
-    if isinstance(data, str) and data.lower() in ("nan", "inf", "-inf", "+inf"):
+    if isinstance(data, str) and data.lower() in _NUMBER_WORDS:
         return 1, []
     if not isinstance(data, list):
         raise ValueError(f"{where}: data holds {data!r:.40} ({type(data).__name__}), not a number")
     if not data:
         return 0, [0]
-    parts = [flat_count(where, d) for d in data]
+    parts = [flat_count(where, d, strings) for d in data]
     shapes = {tuple(s) for _, s in parts}
     if len(shapes) > 1:
         raise ValueError(f"{where}: ragged data (nested lists of different lengths)")
@@ -160,7 +177,7 @@ def flat_count(where: str, data: Any) -> tuple[int, list[int]]:
 
 def check_data(where: str, data: Any, shape: list[int] | None, limit: int | None = None) -> None:
     limit = limit or MAX_TENSOR_ELEMENTS
-    count, nested = flat_count(where, data)
+    count, nested = flat_count(where, data, string_literal(data))
     if count > limit:
         raise ValueError(f"{where}: {count} values, more than the per-tensor limit of {limit}")
     if shape is not None and count != elements(shape):

@@ -72,6 +72,8 @@ def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
         array = np.require(inputs[index], requirements="C")  # 0-d stays 0-d (ascontiguousarray: 1-d)
         if port.get_element_type() == openvino.Type.bf16:
             feeds[index] = openvino.Tensor(array.view(np.uint16), array.shape, openvino.Type.bf16)
+        elif array.dtype == object:  # a string tensor (object array of str): the Python API takes NumPy's str arrays
+            feeds[index] = array.astype(str)
         elif array.dtype.kind == "V":  # float8, int4 & co. (ml_dtypes): no NumPy type of OpenVINO's takes them
             raise NotImplementedError(f"OpenVINO's Python API is not fed NumPy dtype {array.dtype} (input {index}, "
                                       f"element type {port.get_element_type()})")
@@ -82,6 +84,9 @@ def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
     outputs: list[Any] = []
     for index in range(len(compiled.outputs)):
         tensor = request.get_output_tensor(index)
+        if tensor.element_type == openvino.Type.string:
+            outputs.append(_strings(tensor))
+            continue
         data = np.array(tensor.data, copy=True)
         if tensor.element_type == openvino.Type.bf16:
             outputs.append(_bfloat16(data.view(np.uint16)))
@@ -90,6 +95,17 @@ def run_compiled(compiled: Any, inputs: list[np.ndarray]) -> list[Any]:
         else:
             outputs.append(data)
     return outputs
+
+
+def _strings(tensor: Any) -> np.ndarray:
+    """A string output as the harness's string tensor (an object array of str), from OpenVINO's own decoding
+    (``str_data``: bytes that are not UTF-8 become U+FFFD; NumPy's fixed-width str drops a string's trailing NULs).
+    ``tensor.data`` and ``bytes_data`` are fixed-width bytes, whose width is at least 1: a tensor of empty strings
+    comes back as one arbitrary byte each."""
+    raw = np.asarray(tensor.str_data).reshape(-1)
+    array = np.empty(raw.size, dtype=object)
+    array[:] = [str(v) for v in raw]
+    return array.reshape(tuple(tensor.shape))
 
 
 #: OpenVINO element types returned as raw bits (uint8, packed two per byte below 8 bits): (bits, ml_dtypes name)
