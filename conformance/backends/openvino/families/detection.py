@@ -1,5 +1,6 @@
 """OpenVINO builders of the region and detection ops: ROIAlign-3/9, ROIAlignRotated-14/15 (-14 unsupported: the
-Python API has the factory from opset15 only), ROIPooling-1 (the opset2 module's factory:
+Python API has the factory from opset15 only), DeformableConvolution-1/8 (the kernel a Parameter too: the
+text's third input, and a small model's weights), ROIPooling-1 (the opset2 module's factory:
 the Python API lists ROIPooling from opset2, its node says opset2), PSROIPooling-1.
 
 Every input is a Parameter: no output shape depends on an input's values (boxes and batch indices are data a
@@ -46,6 +47,24 @@ def _roi_align_rotated(opset: Any, inputs: list[Any], case: CaseInstance) -> Any
                                    int(a["sampling_ratio"]), float(a["spatial_scale"]), clockwise)
 
 
+def _ints(value: Any) -> list[int]:
+    return [int(value)] if isinstance(value, int) else [int(v) for v in value]
+
+
+def _deformable_convolution(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    geometry = [_ints(a[k]) for k in ("strides", "pads_begin", "pads_end", "dilations")]
+    common = {"auto_pad": str(a.get("auto_pad", "explicit")), "group": int(a.get("group", 1)),
+              "deformable_group": int(a.get("deformable_group", 1))}
+    if case.version >= 8:
+        pad = a.get("bilinear_interpolation_pad", False)
+        pad = pad.lower() == "true" if isinstance(pad, str) else bool(pad)
+        return opset.deformable_convolution(inputs[0], inputs[1], inputs[2], *geometry,
+                                            mask=inputs[3] if len(inputs) > 3 else None,
+                                            bilinear_interpolation_pad=pad, **common)
+    return opset.deformable_convolution(inputs[0], inputs[1], inputs[2], *geometry, **common)
+
+
 def _roi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     a = _checked(case)
     return opset.roi_pooling(inputs[0], inputs[1], output_roi=[int(a["pooled_h"]), int(a["pooled_w"])],
@@ -78,6 +97,7 @@ def _present(op: str) -> bool:
 
 _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ROIAlign": ({3: "openvino.opset3", 9: "openvino.opset9"}, _roi_align),
+    "DeformableConvolution": ({1: "openvino.opset1", 8: "openvino.opset8"}, _deformable_convolution),
     "ROIAlignRotated": ({14: "openvino.opset14", 15: "openvino.opset15"}, _roi_align_rotated),
     "ROIPooling": ({1: "openvino.opset2"}, _roi_pooling),
     "PSROIPooling": ({1: "openvino.opset1"}, _psroi_pooling),
