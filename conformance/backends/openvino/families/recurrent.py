@@ -1,9 +1,11 @@
-"""OpenVINO builders of the recurrent cells and sequences (RNNCell-3, GRUCell-3, LSTMCell-1, RNNSequence-5,
-GRUSequence-5, LSTMSequence-5): X and the states Parameters, the weights W, R, B and sequence_lengths Constants (a
-model's weights are constants, and the plugin's recurrent nodes read them so). LSTMSequence-1 has no factory (the
-Python API creates LSTMSequence at opset5 only; NodeFactory("opset1") refuses it): both columns are unsupported.
-LSTMSequence-5's page is linked first from opset7's listing (opset5's and opset6's link LSTMSequence-1's page), whose
-node the runtime versions opset5: the openvino column is unsupported, the IR column writes the layer at opset7.
+"""OpenVINO builders of the sequence-processing family: ScaledDotProductAttention-13 (every input a Parameter), the CTC
+ops (the integer inputs Constants), and the recurrent cells and sequences (RNNCell-3, GRUCell-3, LSTMCell-1,
+RNNSequence-5, GRUSequence-5, LSTMSequence-5): X and the states Parameters, the weights W, R, B and sequence_lengths
+Constants (a model's weights are constants, and the plugin's recurrent nodes read them so). LSTMSequence-1 has no
+factory (the Python API creates LSTMSequence at opset5 only; NodeFactory("opset1") refuses it): both columns are
+unsupported. LSTMSequence-5's page is linked first from opset7's listing (opset5's and opset6's link
+LSTMSequence-1's page), whose node the runtime versions opset5: the openvino column is unsupported, the IR column
+writes the layer at opset7.
 """
 
 from __future__ import annotations
@@ -129,3 +131,42 @@ def _attention(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
 BUILDERS["ScaledDotProductAttention"] = GivenInputs(
     opsets={13: "openvino.opset13"}, build=_attention, dtypes_at=_dtypes("ScaledDotProductAttention"),
     dtype_note="takes floating-point data")
+
+
+def _checked(case: CaseInstance) -> dict[str, Any]:
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    if unknown:
+        raise Unsupported(f"the opset API has no {case.op}-{case.version} attribute(s) {unknown}")
+    return case.attributes
+
+
+def _greedy(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return opset.ctc_greedy_decoder(inputs[0], inputs[1], bool(a.get("ctc_merge_repeated", True)))
+
+
+def _greedy_seq_len(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return opset.ctc_greedy_decoder_seq_len(inputs[0], inputs[1], inputs[2] if len(inputs) > 2 else None,
+                                            bool(a.get("merge_repeated", True)),
+                                            str(a.get("classes_index_type", "i32")),
+                                            str(a.get("sequence_length_type", "i32")))
+
+
+def _ctc_loss(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return opset.ctc_loss(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4] if len(inputs) > 4 else None,
+                          bool(a.get("preprocess_collapse_repeated", False)), bool(a.get("ctc_merge_repeated", True)),
+                          bool(a.get("unique", False)))
+
+
+# the CTC ops: the data a Parameter, the integer inputs (lengths, labels, blank index) Constants
+BUILDERS["CTCGreedyDecoder"] = GivenInputs(opsets={1: "openvino.opset1"}, build=_greedy,
+                                           dtypes_at=_dtypes("CTCGreedyDecoder"),
+                                           dtype_note="takes floating-point data")
+BUILDERS["CTCGreedyDecoderSeqLen"] = GivenInputs(
+    opsets={6: "openvino.opset6"}, build=_greedy_seq_len, dtypes_at=_dtypes("CTCGreedyDecoderSeqLen"),
+    dtype_note="takes floating-point data", constant_ports=(1, 2))
+BUILDERS["CTCLoss"] = GivenInputs(opsets={4: "openvino.opset4"}, build=_ctc_loss, dtypes_at=_dtypes("CTCLoss"),
+                                  dtype_note="takes floating-point data", constant_ports=(1, 2, 3, 4))
