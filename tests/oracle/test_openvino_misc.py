@@ -269,3 +269,45 @@ def test_bincount_edges_and_refusals() -> None:
                                ([np.array([1, 2]), np.ones(3, np.float32)], {})):
         with pytest.raises(SpecViolation):
             _run("Bincount", 17, inputs, attributes)
+
+
+# --- SparseFillEmptyRows --------------------------------------------------------------------------------------------
+
+def _naive_fill(values: list, shape: tuple[int, int], indices: list, default) -> tuple[list, list, list]:
+    """Walk the dense tensor row by row, column by column: every entry there, in that order; an empty row gets
+    (row, 0) with the default."""
+    out_i, out_v, empty = [], [], []
+    for r in range(shape[0]):
+        found = False
+        for c in range(shape[1]):
+            for k, (ri, ci) in enumerate(indices):
+                if (ri, ci) == (r, c):
+                    out_i.append([r, c])
+                    out_v.append(values[k])
+                    found = True
+        if not found:
+            out_i.append([r, 0])
+            out_v.append(default)
+        empty.append(not found)
+    return out_i, out_v, empty
+
+
+def test_sparse_fill_empty_rows_matches_the_walk() -> None:
+    rng = np.random.default_rng(2)
+    for rows, cols, m in ((5, 6, 4), (7, 3, 9), (4, 4, 0), (3, 5, 15)):
+        cells = rng.permutation(rows * cols)[:m]
+        indices = [[int(c) // cols, int(c) % cols] for c in cells]
+        values = rng.standard_normal(m).astype(np.float32)
+        got = _run("SparseFillEmptyRows", 16, [values, np.array([rows, cols]),
+                                               np.array(indices, np.int64).reshape(m, 2), np.float32(-3)]).outputs
+        want_i, want_v, want_e = _naive_fill(values.tolist(), (rows, cols), indices, -3.0)
+        assert got[0].tolist() == want_i and got[1].tolist() == want_v and got[2].tolist() == want_e
+        if m:
+            assert got[1].tolist() != [2 * v for v in want_v]  # a factor 2 is caught
+    text = _run("SparseFillEmptyRows", 16, [np.array([1.5, -2, 7, 0.25], np.float32), np.array([5, 6]),
+                                            np.array([[0, 1], [0, 3], [2, 0], [3, 1]]), np.float32(-1)]).outputs
+    assert text[0].tolist() == [[0, 1], [0, 3], [1, 0], [2, 0], [3, 1], [4, 0]]  # the page's worked example
+    assert text[2].tolist() == [False, True, False, False, True]
+    with pytest.raises(SpecViolation):
+        _run("SparseFillEmptyRows", 16, [np.ones(1, np.float32), np.array([2, 2]), np.array([[2, 0]]),
+                                         np.float32(0)])

@@ -68,5 +68,8 @@ BUILDERS: dict[str, GivenInputs] = {
     # the output's length is data-dependent (max(data) + 1): both inputs Parameters
     "Bincount": _builder("Bincount", {17: "openvino.opset17"}, "bincount", (),
                          lambda make, x, a: make(*x, minlength=int(a["minlength"]))),
+    # indices and dense_shape fix the outputs' extents: Constants; values and default_value Parameters
+    "SparseFillEmptyRows": _builder("SparseFillEmptyRows", {16: "openvino.opset16"}, "sparse_fill_empty_rows",
+                                    (1, 2), lambda make, x, a: make(*x)),
     "GridSample": _builder("GridSample", {9: "openvino.opset9"}, "grid_sample", (), _grid_sample),
 }
