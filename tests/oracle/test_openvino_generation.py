@@ -163,3 +163,54 @@ def test_unspecified_and_refused():
     with pytest.raises(SpecViolation):
         openvino_random_uniform.evaluate(8, [np.array([2]), np.array(0, np.uint8), np.array(9, np.uint8)],
                                          {"output_type": "u8", "global_seed": 1, "op_seed": 2})
+
+
+# Multinomial-13: the sampling rule on the page's worked uniforms, and the distribution judge on draws of known law
+
+
+def test_multinomial_rule_on_the_pages_worked_examples():
+    from conformance_reference import openvino_multinomial as mn
+
+    assert mn.sample(np.array([0.1, 0.5, 0.4]), [0.2, 0.4, 0.6, 0.8, 1.0], True).tolist() == [1, 1, 1, 2, 2]
+    p = mn.distribution(np.array([[-1.0, 1.0, 2.0], [50.0, 1.0, 21.0]]), True)
+    assert mn.sample(p[0], np.arange(1, 11) / 10, True).tolist() == [1, 1, 2, 2, 2, 2, 2, 2, 2, 2]
+    # the page's second row prints [0] * 10: its CDF [1.0, 1.0, 1.0] is rounded; in doubles class 0's is
+    # 1 - 2.5e-13 < u = 1 (a tie of probability zero), every other u gives 0
+    assert mn.sample(p[1], np.arange(1, 10) / 10, True).tolist() == [0] * 9
+    # example 3: 0.3 picks class 1; the renormalised CDF [0.2, 0.2, 1] then gives class 0 for u = 0.2 by the rule
+    # its examples 1 and 2 need (CDF >= u); the page prints 2 (a tie: docs/spec-notes.md)
+    assert mn.sample(np.array([0.1, 0.5, 0.4]), [0.3, 0.2], False).tolist() == [1, 0]
+    assert mn.sample(np.array([0.1, 0.5, 0.4]), [0.3, 0.21], False).tolist() == [1, 2]
+
+
+def _judge(draw: np.ndarray, probs: np.ndarray, **attributes):
+    from conformance.compare.evidence import Evidence, OutputRule
+    from conformance.ops.openvino_multinomial import MultinomialDraw
+
+    evidence = Evidence(dtype="float32", tolerance={}, outputs=(), inputs_finite=True, magnitude=lambda: None,
+                        taps=lambda: None, attributes={"log_probs": False, **attributes},
+                        inputs=(probs, np.array(draw.shape[1])))
+    return MultinomialDraw().judge(np.zeros_like(draw), draw, OutputRule("output", "output"), None, None, evidence)
+
+
+def test_multinomial_judge_passes_true_draws_and_fails_planted_ones():
+    rng = np.random.default_rng(5)
+    probs = np.array([[0.1, 0.2, 0.3, 0.4]], np.float32)
+    good = rng.choice(4, size=(1, 20000), p=[0.1, 0.2, 0.3, 0.4])
+    assert _judge(good, probs, with_replacement=True).ok
+    off_by_one = rng.choice(4, size=(1, 20000), p=[0.2, 0.3, 0.4, 0.1])  # the probabilities one class over
+    assert not _judge(off_by_one, probs, with_replacement=True).ok
+    # Hoeffding at 1e-9 over 4 classes allows 477 of 20000 (2.4 %): a 4-point shift is caught
+    slightly = rng.choice(4, size=(1, 20000), p=[0.14, 0.2, 0.3, 0.36])
+    assert not _judge(slightly, probs, with_replacement=True).ok
+    assert not _judge(np.full((1, 5), 4), probs, with_replacement=True).ok  # no such class
+    zero = np.array([[0.5, 0.0, 0.5]], np.float32)
+    assert not _judge(np.array([[0, 1, 2]]), zero, with_replacement=True).ok
+    uniform = np.ones((3000, 3), np.float32)
+    firsts = rng.integers(0, 3, 3000)
+    seconds = (firsts + rng.integers(1, 3, 3000)) % 3
+    pairs = np.stack([firsts, seconds], axis=1)
+    assert _judge(pairs, uniform, with_replacement=False).ok
+    assert not _judge(np.stack([firsts, firsts], axis=1), uniform, with_replacement=False).ok  # repeats
+    biased = np.stack([firsts, (firsts + 1) % 3], axis=1)  # distinct, but the second never the first's - 1
+    assert _judge(biased, uniform, with_replacement=False).ok  # marginals alone: uniform, as they must be

@@ -1,5 +1,5 @@
 """OpenVINO builders of the generation ops: RandomUniform-8 (shape, minval and maxval as Constants: the output
-shape is the shape input's value)."""
+shape is the shape input's value), Multinomial-13 (probs a Parameter, num_samples a Constant)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,15 @@ def _random_uniform(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                                 a.get("op_seed", 0), str(a.get("alignment", "TENSORFLOW")).lower())
 
 
+def _multinomial(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _known(case)
+    return opset.multinomial(inputs[0], inputs[1], a["convert_type"], a["with_replacement"], a["log_probs"],
+                             a.get("global_seed", 0), a.get("op_seed", 0))
+
+
 #: openvino-domain op -> its builder
 BUILDERS = {
     "RandomUniform": GivenInputs(opsets={8: "openvino.opset8"}, build=_random_uniform, constant_ports=(0, 1, 2),
                                  dtypes=_TYPES, dtype_note="draws the types output_type names"),
+    "Multinomial": GivenInputs(opsets={13: "openvino.opset13"}, build=_multinomial, constant_ports=(1,)),
 }
