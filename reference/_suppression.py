@@ -123,20 +123,23 @@ class Rule:
     cut: bool = True
     drop_zero: bool = True
     keep_all: bool = False  # the iou_threshold default's "keep all boxes" reading
+    eta: float = 1.0  # MulticlassNonMaxSuppression's adaptive threshold: x eta after each kept box while > 0.5
 
 
 class Geometry:
     """One batch element's boxes: corners in float64 for the bulk, exact Fractions where a decision is close."""
 
-    def __init__(self, boxes: np.ndarray, encoding: str) -> None:
-        self.raw, self.encoding, self.dtype = boxes, encoding, boxes.dtype.name
+    def __init__(self, boxes: np.ndarray, encoding: str, offset: float = 0.0) -> None:
+        """``offset``: added to each side's extent (the +1 of pixel boxes that are not normalized)."""
+        self.raw, self.encoding, self.dtype, self.offset = boxes, encoding, boxes.dtype.name, offset
         b = boxes.astype(np.float64)
         if encoding == "center":
             xc, yc, w, h = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
             y1, y2, x1, x2 = yc - h / 2, yc + h / 2, xc - w / 2, xc + w / 2
         else:
             y1, x1, y2, x2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
-        self.c = np.stack([np.minimum(y1, y2), np.minimum(x1, x2), np.maximum(y1, y2), np.maximum(x1, x2)], 1)
+        self.c = np.stack([np.minimum(y1, y2), np.minimum(x1, x2), np.maximum(y1, y2) + offset,
+                           np.maximum(x1, x2) + offset], 1)
         self.scale = np.max(np.abs(b), axis=1) if len(b) else np.zeros(0)
         self.exact: dict[int, tuple[Fraction, ...]] = {}
 
@@ -166,7 +169,9 @@ class Geometry:
 
     def _exact(self, i: int) -> tuple[Fraction, ...]:
         if i not in self.exact:
-            self.exact[i] = corners(self.raw[i], self.encoding)
+            y1, x1, y2, x2 = corners(self.raw[i], self.encoding)
+            extra = Fraction(self.offset)
+            self.exact[i] = (y1, x1, y2 + extra, x2 + extra)
         return self.exact[i]
 
 
@@ -175,11 +180,11 @@ def greedy(geometry: Geometry, scores: np.ndarray, rule: Rule) -> set[tuple[Pick
     found: set[tuple[Pick, ...]] = set()
     u = UNIT[geometry.dtype]
     start = tuple(Pick(i, float(s)) for i, s in enumerate(scores.astype(np.float64)) if not math.isnan(s))
-    stack: list[tuple[tuple[Pick, ...], tuple[Pick, ...]]] = [(start, ())]
+    stack: list[tuple[tuple[Pick, ...], tuple[Pick, ...], float]] = [(start, (), rule.iou_threshold)]
     while stack:
         if len(found) > LIMIT or len(stack) > LIMIT * 4:
             raise TooMany
-        cands, chosen = stack.pop()
+        cands, chosen, threshold = stack.pop()
         if len(chosen) >= rule.max_out or not cands:
             found.add(chosen)
             continue
@@ -191,19 +196,24 @@ def greedy(geometry: Geometry, scores: np.ndarray, rule: Rule) -> set[tuple[Pick
                     found.add(chosen)
                     continue
                 rest = [c for c in cands if c.box != pick.box]
-                stack += [(after, (*chosen, pick)) for after in _after(geometry, pick, rest, rule, u)]
+                adapted = threshold * rule.eta if rule.eta < 1.0 and threshold > 0.5 else threshold
+                stack += [(after, (*chosen, pick), adapted)
+                          for after in _after(geometry, pick, rest, rule, u, adapted)]
     return found
 
 
-def _after(geometry: Geometry, pick: Pick, rest: list[Pick], rule: Rule, u: float) -> list[tuple[Pick, ...]]:
+def _after(geometry: Geometry, pick: Pick, rest: list[Pick], rule: Rule, u: float, threshold: float
+           ) -> list[tuple[Pick, ...]]:
     """Every candidate list the chosen ``pick`` leaves (one per combination of near-threshold IoUs)."""
     if rule.keep_all or not rest:
         return [tuple(rest)]
-    ious = geometry.overlaps(pick.box, np.array([c.box for c in rest], dtype=np.int64), rule.iou_threshold)
+    ious = geometry.overlaps(pick.box, np.array([c.box for c in rest], dtype=np.int64), threshold)
+    # an adapted threshold is itself a product rounded in the runtime's type
+    rounding = u * abs(threshold) if threshold != rule.iou_threshold else 0.0
     results: list[tuple[Pick, ...]] = [()]
     for c, o in zip(rest, ious):
         outcomes: list[Pick | None] = []
-        for over in decisions(o.iou, o.slack, rule.iou_threshold, above=True):
+        for over in decisions(o.iou, o.slack + rounding, threshold, above=True):
             if over and (rule.sigma == 0.0 or rule.cut):
                 outcomes.append(None if rule.drop_zero else Pick(c.box, 0.0, 0.0))
             elif rule.sigma > 0.0:

@@ -213,3 +213,90 @@ def test_an_ir_boolean_written_as_1_or_0_reads_as_a_boolean() -> None:
     from conformance.suite.irxml import attribute_value
     assert attribute_value("1", "bool") is True and attribute_value("0", "bool") is False
     assert attribute_value("1") == [1] and attribute_value("true", "bool") is True
+
+
+# MulticlassNonMaxSuppression-8/9: boxes as [xmin, ymin, xmax, ymax], per batch element and class, then keep_top_k
+
+from conformance.ops._multiclass import check as check_multiclass  # noqa: E402
+from conformance_reference import openvino_multiclass_non_max_suppression as multiclass  # noqa: E402
+
+
+def loop_multiclass(boxes: np.ndarray, scores: np.ndarray, iou_thr: float, score_thr: float, eta: float = 1.0,
+                    nms_top_k: int = -1, keep_top_k: int = -1, background: int = -1
+                    ) -> list[list[tuple[int, int, float]]]:
+    """The page's steps 1-9 per batch element and class (a zeroed box leaves B), nms_top_k candidates a class,
+    then the keep_top_k best of a batch element: per batch element its (class, box, score) rows."""
+    found = []
+    for b in range(boxes.shape[0]):
+        rows = []
+        for c in range(scores.shape[1]):
+            if c == background:
+                continue
+            order = sorted(range(boxes.shape[1]), key=lambda i: -scores[b, c, i])
+            left = {i: float(scores[b, c, i]) for i in (order if nms_top_k < 0 else order[:nms_top_k])}
+            adaptive = iou_thr
+            while left:
+                best = max(left, key=lambda i: (left[i], -i))
+                s = left.pop(best)
+                if s < score_thr:
+                    break
+                rows.append((c, best, s))
+                if eta < 1 and adaptive > 0.5:
+                    adaptive *= eta
+                for i in list(left):
+                    if _iou(boxes[b, i], boxes[b, best], False) > adaptive:
+                        del left[i]
+        rows.sort(key=lambda r: -r[2])
+        found.append(rows if keep_top_k < 0 else rows[:keep_top_k])
+    return found
+
+
+def _mc_outputs(boxes: np.ndarray, per_batch: list[list[tuple[int, int, float]]], sort: str) -> list[np.ndarray]:
+    rows = []
+    for b, chosen in enumerate(per_batch):
+        mine = sorted(chosen, key=(lambda r: (r[0], -r[2])) if sort == "class" else (lambda r: -r[2]))
+        rows += [(b, c, i, s) for c, i, s in mine]
+    out = np.array([[c, s, *boxes[b, i].tolist()] for b, c, i, s in rows], np.float32).reshape(-1, 6)
+    idx = np.array([[b * boxes.shape[1] + i] for b, c, i, s in rows], np.int64).reshape(-1, 1)
+    return [out, idx, np.array([len(p) for p in per_batch], np.int64)]
+
+
+def _ordered_boxes(rng: np.random.Generator, b: int, n: int) -> np.ndarray:
+    lo = rng.uniform(0, 3, (b, n, 2))
+    return np.concatenate([lo, lo + rng.uniform(0.3, 1.5, (b, n, 2))], axis=2).astype(np.float32)
+
+
+@pytest.mark.parametrize("version", [8, 9])
+@pytest.mark.parametrize("settings", [dict(), dict(eta=0.6), dict(nms_top_k=3), dict(keep_top_k=4),
+                                      dict(background=1)])
+def test_multiclass_is_the_pages_loop(version: int, settings: dict) -> None:
+    rng = np.random.default_rng(40 + version)
+    names = {"eta": "nms_eta", "nms_top_k": "nms_top_k", "keep_top_k": "keep_top_k", "background": "background_class"}
+    for _ in range(6):
+        boxes, scores = _ordered_boxes(rng, 2, 8), rng.uniform(0, 1, (2, 3, 8)).astype(np.float32)
+        attributes = {"iou_threshold": 0.9 if "eta" in settings else 0.3, "score_threshold": 0.1,
+                      "sort_result": "score", **{names[k]: v for k, v in settings.items()}}
+        outputs, _ = multiclass.evaluate(version, [boxes, scores], attributes)
+        ways = multiclass.tie_groups(version, [boxes, scores], attributes)
+        loop = loop_multiclass(boxes, scores, attributes["iou_threshold"], 0.1, **settings)
+        assert [int(v) for v in outputs[2]] == [len(p) for p in loop]
+        assert check_multiclass(ways, _mc_outputs(boxes, loop, "score")) is None
+        np.testing.assert_array_equal(outputs[0], _mc_outputs(boxes, loop, "score")[0])
+
+
+def test_multiclass_planted_errors_fail() -> None:
+    rng = np.random.default_rng(77)
+    boxes, scores = _ordered_boxes(rng, 2, 10), rng.uniform(0, 1, (2, 3, 10)).astype(np.float32)
+    attributes = {"iou_threshold": 0.3, "score_threshold": 0.1, "sort_result": "score"}
+    ways = multiclass.tie_groups(9, [boxes, scores], attributes)
+    right = loop_multiclass(boxes, scores, 0.3, 0.1)
+    assert check_multiclass(ways, _mc_outputs(boxes, right, "score")) is None
+    off = loop_multiclass(boxes, scores, 0.05, 0.1)  # a threshold off
+    assert off != right and check_multiclass(ways, _mc_outputs(boxes, off, "score")) is not None
+    ascending = _mc_outputs(boxes, right, "score")
+    ascending[0], ascending[1] = ascending[0][::-1].copy(), ascending[1][::-1].copy()
+    assert check_multiclass(ways, ascending) is not None  # rows reversed: batch order and score order both broken
+    by_class = _mc_outputs(boxes, right, "class")
+    assert check_multiclass(ways, by_class) is not None  # class order where score order is asked
+    no_eta = multiclass.tie_groups(9, [boxes, scores], {**attributes, "iou_threshold": 0.9, "nms_eta": 0.5})
+    assert check_multiclass(no_eta, _mc_outputs(boxes, loop_multiclass(boxes, scores, 0.9, 0.1), "score")) is not None

@@ -41,7 +41,24 @@ def _nms_builder() -> OpsetBuilder:
                        dtype_note="takes the types its schema's constraint names")
 
 
+def _multiclass(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _attributes(case)
+    # the Python API (and the IR reader) call the text's sort_result "sort_result_type" and its value class
+    # "classid" (the IR column writes the text's spellings)
+    sort = {"class": "classid"}.get(str(a["sort_result"]), str(a["sort_result"]))
+    return opset.multiclass_nms(*inputs, sort_result_type=sort,
+                                sort_result_across_batch=bool(a["sort_result_across_batch"]),
+                                output_type=str(a["output_type"]), iou_threshold=float(a["iou_threshold"]),
+                                score_threshold=float(a["score_threshold"]), nms_top_k=int(a["nms_top_k"]),
+                                keep_top_k=int(a["keep_top_k"]), background_class=int(a["background_class"]),
+                                nms_eta=float(a["nms_eta"]), normalized=bool(a["normalized"]))
+
+
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, OpsetBuilder] = {
     "NonMaxSuppression": _nms_builder(),
+    # roisnum (-9's third input) is data: a Parameter
+    "MulticlassNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8", 9: "openvino.opset9"}, build=_multiclass,
+                                               dtypes_at=_schema_dtypes("MulticlassNonMaxSuppression"),
+                                               dtype_note="takes the types its schema's constraint names"),
 }
