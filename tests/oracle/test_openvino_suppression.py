@@ -300,3 +300,43 @@ def test_multiclass_planted_errors_fail() -> None:
     assert check_multiclass(ways, by_class) is not None  # class order where score order is asked
     no_eta = multiclass.tie_groups(9, [boxes, scores], {**attributes, "iou_threshold": 0.9, "nms_eta": 0.5})
     assert check_multiclass(no_eta, _mc_outputs(boxes, loop_multiclass(boxes, scores, 0.9, 0.1), "score")) is not None
+
+
+# ExperimentalDetectronTopKROIs-6
+
+from conformance.ops._topk_rois import check as check_rois  # noqa: E402
+from conformance_reference import openvino_experimental_detectron_topk_rois as topk_rois  # noqa: E402
+
+
+def loop_topk_rois(rois: np.ndarray, probs: np.ndarray, k: int) -> np.ndarray:
+    """Selection by repeated maximum: the highest remaining probability, k times (earlier ROI on a tie)."""
+    left, out = list(range(len(probs))), []
+    for _ in range(min(k, len(probs))):
+        best = left[0]
+        for i in left:
+            if probs[i] > probs[best]:
+                best = i
+        left.remove(best)
+        out.append(rois[best])
+    return np.array(out, rois.dtype).reshape(-1, 4)
+
+
+def test_topk_rois_is_repeated_maximum_and_planted_errors_fail() -> None:
+    rng = np.random.default_rng(3)
+    for n, k in ((9, 4), (6, 6), (5, 1)):
+        rois = rng.uniform(0, 10, (n, 4)).astype(np.float32)
+        probs = rng.uniform(0, 1, n).astype(np.float32)
+        outputs, _ = topk_rois.evaluate(6, [rois, probs], {"max_rois": k})
+        ties = topk_rois.tie_groups(6, [rois, probs], {"max_rois": k})
+        np.testing.assert_array_equal(outputs[0], loop_topk_rois(rois, probs, k))
+        assert check_rois(ties, loop_topk_rois(rois, probs, k)) is None
+        if k > 1:
+            ascending = loop_topk_rois(rois, -probs, k)  # the wrong direction
+            assert check_rois(ties, ascending) is not None
+    rois = np.arange(20, dtype=np.float32).reshape(5, 4)
+    probs = np.array([0.75, 0.5, 0.5, 0.25, 0.5], np.float32)
+    ties = topk_rois.tie_groups(6, [rois, probs], {"max_rois": 3})
+    for pair in ((1, 2), (2, 1), (4, 1), (2, 4)):
+        assert check_rois(ties, rois[[0, *pair]]) is None
+    assert check_rois(ties, rois[[0, 1, 1]]) is not None  # one ROI twice
+    assert check_rois(ties, rois[[0, 1, 3]]) is not None  # a lower probability inside the cut

@@ -54,6 +54,14 @@ def _multiclass(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                                 nms_eta=float(a["nms_eta"]), normalized=bool(a["normalized"]))
 
 
+def _topk_rois(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    # the Python opset API has no factory for it: OpenVINO's NodeFactory builds it from its opset6
+    from openvino.utils.node_factory import NodeFactory
+
+    return NodeFactory("opset6").create("ExperimentalDetectronTopKROIs", [n.output(0) for n in inputs],
+                                        {"max_rois": int(_attributes(case)["max_rois"])})
+
+
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, OpsetBuilder] = {
     "NonMaxSuppression": _nms_builder(),
@@ -61,4 +69,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "MulticlassNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8", 9: "openvino.opset9"}, build=_multiclass,
                                                dtypes_at=_schema_dtypes("MulticlassNonMaxSuppression"),
                                                dtype_note="takes the types its schema's constraint names"),
+    "ExperimentalDetectronTopKROIs": GivenInputs(opsets={6: "openvino.opset6"}, build=_topk_rois,
+                                                 dtypes_at=_schema_dtypes("ExperimentalDetectronTopKROIs"),
+                                                 dtype_note="takes the types its schema's constraint names"),
 }
