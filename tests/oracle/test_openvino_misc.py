@@ -311,3 +311,49 @@ def test_sparse_fill_empty_rows_matches_the_walk() -> None:
     with pytest.raises(SpecViolation):
         _run("SparseFillEmptyRows", 16, [np.ones(1, np.float32), np.array([2, 2]), np.array([[2, 0]]),
                                          np.float32(0)])
+
+
+# --- FakeConvert ----------------------------------------------------------------------------------------------------
+
+def _f8_values(exponent_bits: int, mantissa_bits: int, e4m3fn: bool) -> list[tuple[float, int]]:
+    """Every finite non-negative value of the 8-bit format and its mantissa code (for ties to even), from the
+    paper's layout: bias 2^(e-1) - 1, subnormals at exponent 0; E4M3FN keeps the top exponent but its all-ones
+    mantissa (NaN); E5M2 gives its top exponent to inf/NaN."""
+    bias = 2 ** (exponent_bits - 1) - 1
+    found = []
+    for e in range(2 ** exponent_bits):
+        for m in range(2 ** mantissa_bits):
+            if e == 2 ** exponent_bits - 1 and (not e4m3fn or m == 2 ** mantissa_bits - 1):
+                continue
+            value = (m / 2 ** mantissa_bits) * 2.0 ** (1 - bias) if e == 0 else \
+                (1 + m / 2 ** mantissa_bits) * 2.0 ** (e - bias)
+            found.append((value, m))
+    return found
+
+
+def _naive_round_f8(v: float, table: list[tuple[float, int]]) -> float:
+    best = min(table, key=lambda vm: (abs(abs(v) - vm[0]), vm[1] % 2))  # nearest, ties to an even mantissa
+    return float(np.copysign(best[0], v))
+
+
+@pytest.mark.parametrize("destination,bits", [("f8e4m3", (4, 3, True)), ("f8e5m2", (5, 2, False))])
+def test_fake_convert_matches_the_expression(destination, bits) -> None:
+    table = _f8_values(*bits)
+    assert max(v for v, _ in table) == (448.0 if destination == "f8e4m3" else 57344.0)
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal(300) * rng.choice([0.01, 1, 30], 300)).astype(np.float32)
+    scale, shift = np.float32(1.75), np.float32(-0.25)
+    result = _run("FakeConvert", 13, [x, scale.reshape(()), shift.reshape(())], {"destination_type": destination})
+    got, mask = result.outputs[0], result.unspecified[0]
+    keep = np.ones(x.shape, bool) if mask is None else ~mask
+    assert keep.sum() > 250
+    want = np.array([(_naive_round_f8(float(v) * 1.75 + 0.25, table) - 0.25) / 1.75 for v in x], np.float32)
+    np.testing.assert_allclose(got[keep], want[keep], rtol=2e-7, atol=0)
+    doubled = np.array([(_naive_round_f8(float(v) * 3.5 + 0.25, table) - 0.25) / 3.5 for v in x], np.float32)
+    assert not np.allclose(got[keep], doubled[keep], rtol=1e-6)  # a factor 2 in the scale is caught
+    # a value at an 8-bit midpoint (1.0625 between 1 and 1.125 in E4M3) is unspecified; past the range too
+    edge = _run("FakeConvert", 13, [np.array([1.0625, 1e6], np.float32), np.float32(1).reshape(())],
+                {"destination_type": "f8e4m3"})
+    assert edge.unspecified[0].tolist() == [True, True]
+    with pytest.raises(SpecViolation):
+        _run("FakeConvert", 13, [x, scale.reshape(())], {})

@@ -71,5 +71,7 @@ BUILDERS: dict[str, GivenInputs] = {
     # indices and dense_shape fix the outputs' extents: Constants; values and default_value Parameters
     "SparseFillEmptyRows": _builder("SparseFillEmptyRows", {16: "openvino.opset16"}, "sparse_fill_empty_rows",
                                     (1, 2), lambda make, x, a: make(*x)),
+    "FakeConvert": _builder("FakeConvert", {13: "openvino.opset13"}, "fake_convert", (),
+                            lambda make, x, a: make(*x, destination_type=str(a["destination_type"]))),
     "GridSample": _builder("GridSample", {9: "openvino.opset9"}, "grid_sample", (), _grid_sample),
 }
