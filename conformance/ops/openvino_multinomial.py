@@ -86,7 +86,7 @@ class MultinomialDraw(ErrorModel):
 
     def describe(self, policy: Any) -> str:
         return (f"multinomial draw: shape, type, indices of classes of non-zero probability, distinct without "
-                f"replacement; counts within Hoeffding's bound, false alarm <= {FALSE_ALARM:g} (ops/_draws.py)")
+                f"replacement; counts within Bernstein's bound, false alarm <= {FALSE_ALARM:g} (ops/_draws.py)")
 
 
 ENTRY = OpEntry(schema=openvino_multinomial.SCHEMA, error_models={"output": MultinomialDraw()},
