@@ -63,7 +63,7 @@ def _cell(op: str, factory: str, version: int, weights: int) -> OpsetBuilder:
         if op == "RNNCell":
             # the opset listing pages put RNNCell-3 in opset3 first; the runtime builds RNNCell v0 (version_id opset1)
             raise Unsupported("the opset listing pages put RNNCell-3 in opset3; the runtime's RNNCell node says opset1 "
-                              "(RNNCell v0): no node of this version can be built (the IR column reads it at opset3)")
+                              "(RNNCell v0): no node of this version can be built (the IR reader's neither)")
         if len(inputs) == weights + 2:
             w = inputs[weights]
             rows = int(w.get_output_partial_shape(0)[0].get_length())
