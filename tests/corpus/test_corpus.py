@@ -146,7 +146,8 @@ def test_every_instance_materializes():
             if spec.shape is not None:
                 assert tuple(array.shape) == tuple(spec.shape), instance.id
         # non-finite data only where a case says it is the point (an onnx backend test's data is onnx's own)
-        if instance.model is None and not {"nan", "inf"} & set(instance.case.tags):
+        # (string data holds no number: nothing to be finite)
+        if instance.model is None and not {"nan", "inf"} & set(instance.case.tags) and arrays[0].dtype != object:
             assert np.isfinite(arrays[0].astype(np.float64)).all(), instance.id
 
 
