@@ -340,3 +340,4 @@ def test_topk_rois_is_repeated_maximum_and_planted_errors_fail() -> None:
         assert check_rois(ties, rois[[0, *pair]]) is None
     assert check_rois(ties, rois[[0, 1, 1]]) is not None  # one ROI twice
     assert check_rois(ties, rois[[0, 1, 3]]) is not None  # a lower probability inside the cut
+

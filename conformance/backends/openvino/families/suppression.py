@@ -1,6 +1,7 @@
-"""OpenVINO builders of the suppression family: NonMaxSuppression-1/3/4/5/9 (later: the multiclass, matrix and
-rotated suppressions, ExperimentalDetectronTopKROIs, Unique). Boxes and scores are Parameters; the scalar inputs
-(max_output_boxes_per_class fixes the output's shape; the thresholds) are Constants, as a model carries them."""
+"""OpenVINO builders of the suppression family (data-dependent selections and sorts): NonMaxSuppression-1/3/4/5/9,
+MulticlassNonMaxSuppression-8/9, ExperimentalDetectronTopKROIs-6, Unique-10. Boxes and scores are Parameters; the
+scalar inputs (max_output_boxes_per_class fixes the output's shape; the thresholds) are Constants, as a model
+carries them."""
 
 from __future__ import annotations
 
@@ -62,6 +63,12 @@ def _topk_rois(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                                         {"max_rois": int(_attributes(case)["max_rois"])})
 
 
+def _unique(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _attributes(case)
+    return opset.unique(inputs[0], inputs[1] if len(inputs) > 1 else None, bool(a["sorted"]),
+                        str(a["index_element_type"]), str(a["count_element_type"]))
+
+
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, OpsetBuilder] = {
     "NonMaxSuppression": _nms_builder(),
@@ -72,4 +79,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "ExperimentalDetectronTopKROIs": GivenInputs(opsets={6: "openvino.opset6"}, build=_topk_rois,
                                                  dtypes_at=_schema_dtypes("ExperimentalDetectronTopKROIs"),
                                                  dtype_note="takes the types its schema's constraint names"),
+    # the axis must be a Constant (the text)
+    "Unique": GivenInputs(opsets={10: "openvino.opset10"}, build=_unique, dtypes_at=_schema_dtypes("Unique"),
+                          constant_ports=(1,), dtype_note="takes the types its schema's constraint names"),
 }
