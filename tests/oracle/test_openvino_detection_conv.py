@@ -128,3 +128,14 @@ def test_deformable_convolution_refuses_what_the_text_forbids() -> None:
                                    _attributes()) == [(1, 2, 4, 4)]
     with pytest.raises(SpecViolation):
         reference.output_shapes("openvino", "DeformableConvolution", 8, [*shapes, (1, 3, 4, 4)], _attributes())
+
+
+def test_reorg_yolo_shapes_only() -> None:
+    """The page's example shape; every element unspecified (no order in the text); what the text forbids."""
+    assert reference.output_shapes("openvino", "ReorgYolo", 1, [(1, 64, 26, 26)], {"stride": 2}) == [(1, 256, 13, 13)]
+    result = reference.evaluate("openvino", "ReorgYolo", 1, [np.arange(96, dtype=np.int32).reshape(1, 4, 4, 6)],
+                                {"stride": 2})
+    assert result.outputs[0].shape == (1, 16, 2, 3) and result.unspecified[0].all()
+    for shape, stride in (((1, 4, 5, 4), 2), ((1, 3, 4, 4), 2), ((1, 4, 4, 4), 0), ((4, 4, 4), 2)):
+        with pytest.raises(SpecViolation):
+            reference.output_shapes("openvino", "ReorgYolo", 1, [shape], {"stride": stride})

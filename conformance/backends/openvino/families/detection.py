@@ -1,7 +1,7 @@
 """OpenVINO builders of the region and detection ops: ROIAlign-3/9, ROIAlignRotated-14/15 (-14 unsupported: the
 Python API has the factory from opset15 only), DeformableConvolution-1/8 (the kernel a Parameter too: the
-text's third input, and a small model's weights), ROIPooling-1 (the opset2 module's factory:
-the Python API lists ROIPooling from opset2, its node says opset2), PSROIPooling-1.
+text's third input, and a small model's weights), ROIPooling-1 and ReorgYolo-1 (the opset2 module's factories:
+the Python API lists them from opset2, their nodes say opset2), PSROIPooling-1.
 
 Every input is a Parameter: no output shape depends on an input's values (boxes and batch indices are data a
 model computes, e.g. a proposal network's output). Attributes keep the spec's names; an attribute the version does
@@ -65,6 +65,11 @@ def _deformable_convolution(opset: Any, inputs: list[Any], case: CaseInstance) -
     return opset.deformable_convolution(inputs[0], inputs[1], inputs[2], *geometry, **common)
 
 
+def _reorg_yolo(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    stride = _checked(case)["stride"]
+    return opset.reorg_yolo(inputs[0], [int(stride)] if isinstance(stride, int) else _ints(stride))
+
+
 def _roi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     a = _checked(case)
     return opset.roi_pooling(inputs[0], inputs[1], output_roi=[int(a["pooled_h"]), int(a["pooled_w"])],
@@ -101,6 +106,7 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ROIAlignRotated": ({14: "openvino.opset14", 15: "openvino.opset15"}, _roi_align_rotated),
     "ROIPooling": ({1: "openvino.opset2"}, _roi_pooling),
     "PSROIPooling": ({1: "openvino.opset1"}, _psroi_pooling),
+    "ReorgYolo": ({1: "openvino.opset2"}, _reorg_yolo),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
