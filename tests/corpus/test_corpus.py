@@ -65,6 +65,9 @@ EXPECTED_ERRATA = {
     "openvino/Squeeze-15/spec_example_5[float32]": "claims output shape []",
     # GroupConvolution-1's 1-D and 2-D examples end at </output>: their <layer> is never closed
     **{f"openvino/GroupConvolution-1/spec_example_{n}[float32]": "<layer> is never closed" for n in (1, 2)},
+    # ConvertPromoteTypes-14's examples separate port attributes with ','; Example 3 writes its comments '< !--'
+    **{f"openvino/ConvertPromoteTypes-14/cp_spec_example_{n}[{t}]": "separates attributes with ','"
+       for n, t in ((1, "float16"), (2, "int16"), (3, "int16"))},
     # FakeConvert-13's example elides with '…' (U+2026) in its <layer> tag
     "openvino/FakeConvert-13/fc_spec_example[float32]": "elides with",
     # SparseFillEmptyRows-16's example gives default_value ("a scalar") a port of dims [0]

@@ -357,3 +357,38 @@ def test_fake_convert_matches_the_expression(destination, bits) -> None:
     assert edge.unspecified[0].tolist() == [True, True]
     with pytest.raises(SpecViolation):
         _run("FakeConvert", 13, [x, scale.reshape(())], {})
+
+
+# --- ConvertPromoteTypes --------------------------------------------------------------------------------------------
+
+def test_convert_promote_types_table() -> None:
+    """The text's examples, symmetry (its note: the rules do not depend on the order), and each unsafe case."""
+    from conformance_reference.openvino_convert_promote_types import promoted
+
+    safe = {"promote_unsafe": False, "pytorch_scalar_promotion": False, "u64_integer_promotion_target": "f32"}
+    unsafe = {**safe, "promote_unsafe": True}
+    text = [("int8", "float32", safe, "float32"), ("int32", "uint8", safe, "int32"),
+            ("float16", "int64", unsafe, "float16"), ("float64", "uint64", unsafe, "float64"),
+            ("int8", "uint8", unsafe, "int16"), ("float16", "bfloat16", unsafe, "float32"),
+            ("uint64", "int8", unsafe, "float32"), ("int16", "uint32", unsafe, "int64"),
+            ("int16", "uint64", unsafe, "float32"), ("float16", "float32", safe, "float32")]
+    for a, b, attributes, want in text:
+        assert promoted(a, b, (1, 1), attributes, "t") == want == promoted(b, a, (1, 1), attributes, "t")
+    for a, b, _, _ in text[2:9]:
+        with pytest.raises(SpecViolation):
+            promoted(a, b, (1, 1), safe, "t")
+    torch = {**unsafe, "pytorch_scalar_promotion": True}
+    assert promoted("int64", "uint8", (0, 2), torch, "t") == "uint8"
+    assert promoted("float16", "int8", (0, 1), torch, "t") == "float16"
+    with pytest.raises(SpecViolation):
+        promoted("int64", "uint8", (0, 2), {**torch, "promote_unsafe": False}, "t")
+    types = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float16", "bfloat16", "float32"]
+    for a, b in itertools.product(types, types):  # the common type holds both inputs' ranges
+        common = promoted(a, b, (1, 1), unsafe, "t")
+        for t in (a, b):
+            if common.startswith("int") and t.startswith(("int", "uint")):
+                assert np.iinfo(common).min <= np.iinfo(t).min and np.iinfo(common).max >= np.iinfo(t).max
+    got = _run("ConvertPromoteTypes", 14, [np.array([-3], np.int16), np.array([4000000000], np.uint32)],
+               {"promote_unsafe": True}).outputs
+    assert got[0].dtype == got[1].dtype == np.int64 and got[1].tolist() == [4000000000]
+    assert got[1].tolist() != [4000000000 - 2 ** 32]  # a value wrapped through int32 is caught

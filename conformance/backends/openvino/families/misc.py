@@ -73,5 +73,10 @@ BUILDERS: dict[str, GivenInputs] = {
                                     (1, 2), lambda make, x, a: make(*x)),
     "FakeConvert": _builder("FakeConvert", {13: "openvino.opset13"}, "fake_convert", (),
                             lambda make, x, a: make(*x, destination_type=str(a["destination_type"]))),
+    "ConvertPromoteTypes": _builder(
+        "ConvertPromoteTypes", {14: "openvino.opset14"}, "convert_promote_types", (),
+        lambda make, x, a: make(x[0], x[1], promote_unsafe=bool(a["promote_unsafe"]),
+                                pytorch_scalar_promotion=bool(a["pytorch_scalar_promotion"]),
+                                u64_integer_promotion_target=str(a["u64_integer_promotion_target"]))),
     "GridSample": _builder("GridSample", {9: "openvino.opset9"}, "grid_sample", (), _grid_sample),
 }
