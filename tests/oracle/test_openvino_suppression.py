@@ -341,3 +341,53 @@ def test_topk_rois_is_repeated_maximum_and_planted_errors_fail() -> None:
     assert check_rois(ties, rois[[0, 1, 1]]) is not None  # one ROI twice
     assert check_rois(ties, rois[[0, 1, 3]]) is not None  # a lower probability inside the cut
 
+
+
+# MatrixNonMaxSuppression-8: the decay written per pair from steps 1-6
+
+from conformance_reference import openvino_matrix_non_max_suppression as matrix  # noqa: E402
+
+
+def loop_matrix(boxes: np.ndarray, scores: np.ndarray, score_thr: float, post: float, gaussian: bool,
+                sigma: float = 2.0) -> list[list[tuple[int, int, float]]]:
+    """Per batch element, (class, box, decayed score) of the boxes above post_threshold."""
+    found = []
+    for b in range(boxes.shape[0]):
+        rows = []
+        for c in range(scores.shape[1]):
+            cands = sorted((i for i in range(boxes.shape[1]) if scores[b, c, i] > score_thr),
+                           key=lambda i: -scores[b, c, i])
+            n = len(cands)
+            iou = [[_iou(boxes[b, cands[i]], boxes[b, cands[j]], False) if i < j else 0.0 for j in range(n)]
+                   for i in range(n)]
+            k = [max([iou[r][i] for r in range(n)], default=0.0) for i in range(n)]
+            for j in range(n):
+                decay = min((math.exp((k[i] ** 2 - iou[i][j] ** 2) * sigma) if gaussian
+                             else (1 - iou[i][j]) / (1 - k[i])) for i in range(n))
+                s = float(scores[b, c, cands[j]]) * decay
+                if s > post:
+                    rows.append((c, cands[j], s))
+        found.append(rows)
+    return found
+
+
+@pytest.mark.parametrize("gaussian", [False, True])
+def test_matrix_is_the_pages_decay_and_planted_errors_fail(gaussian: bool) -> None:
+    rng = np.random.default_rng(21)
+    for _ in range(5):
+        boxes, scores = _ordered_boxes(rng, 2, 7), rng.uniform(0, 1, (2, 2, 7)).astype(np.float32)
+        attributes = {"score_threshold": 0.1, "post_threshold": 0.2, "sort_result": "score",
+                      "decay_function": "gaussian" if gaussian else "linear"}
+        ways = matrix.tie_groups(8, [boxes, scores], attributes)
+        right = loop_matrix(boxes, scores, 0.1, 0.2, gaussian)
+        assert check_multiclass(ways, _mc_outputs(boxes, right, "score")) is None
+        outputs, _ = matrix.evaluate(8, [boxes, scores], attributes)
+        np.testing.assert_allclose(sorted(outputs[0][:, 1]), sorted(s for p in right for _, _, s in p), rtol=1e-6)
+        undecayed = [[(c, i, float(scores[b, c, i])) for c, i, _ in p] for b, p in enumerate(right)]
+        if undecayed != right:
+            assert check_multiclass(ways, _mc_outputs(boxes, undecayed, "score")) is not None  # no decay
+        other = loop_matrix(boxes, scores, 0.1, 0.2, gaussian, sigma=4.0 if gaussian else 2.0) if gaussian \
+            else loop_matrix(boxes, scores, 0.1, 0.2, True)  # sigma doubled, or the other decay function
+        if [[(c, i) for c, i, _ in p] for p in other] != [[(c, i) for c, i, _ in p] for p in right] or any(
+                abs(x[2] - y[2]) > 1e-5 for p, q in zip(other, right) for x, y in zip(p, q)):
+            assert check_multiclass(ways, _mc_outputs(boxes, other, "score")) is not None

@@ -1,7 +1,7 @@
 """OpenVINO builders of the suppression family (data-dependent selections and sorts): NonMaxSuppression-1/3/4/5/9,
-MulticlassNonMaxSuppression-8/9, ExperimentalDetectronTopKROIs-6, Unique-10. Boxes and scores are Parameters; the
-scalar inputs (max_output_boxes_per_class fixes the output's shape; the thresholds) are Constants, as a model
-carries them."""
+MulticlassNonMaxSuppression-8/9, MatrixNonMaxSuppression-8, ExperimentalDetectronTopKROIs-6, Unique-10. Boxes and
+scores are Parameters; the scalar inputs (max_output_boxes_per_class fixes the output's shape; the thresholds) are
+Constants, as a model carries them."""
 
 from __future__ import annotations
 
@@ -55,6 +55,18 @@ def _multiclass(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                                 nms_eta=float(a["nms_eta"]), normalized=bool(a["normalized"]))
 
 
+def _matrix(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _attributes(case)
+    sort = {"class": "classid"}.get(str(a["sort_result"]), str(a["sort_result"]))  # as for MulticlassNms
+    return opset.matrix_nms(*inputs, sort_result_type=sort,
+                            sort_result_across_batch=bool(a["sort_result_across_batch"]),
+                            output_type=str(a["output_type"]), score_threshold=float(a["score_threshold"]),
+                            nms_top_k=int(a["nms_top_k"]), keep_top_k=int(a["keep_top_k"]),
+                            background_class=int(a["background_class"]), decay_function=str(a["decay_function"]),
+                            gaussian_sigma=float(a["gaussian_sigma"]), post_threshold=float(a["post_threshold"]),
+                            normalized=bool(a["normalized"]))
+
+
 def _topk_rois(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     # the Python opset API has no factory for it: OpenVINO's NodeFactory builds it from its opset6
     from openvino.utils.node_factory import NodeFactory
@@ -76,6 +88,9 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "MulticlassNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8", 9: "openvino.opset9"}, build=_multiclass,
                                                dtypes_at=_schema_dtypes("MulticlassNonMaxSuppression"),
                                                dtype_note="takes the types its schema's constraint names"),
+    "MatrixNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8"}, build=_matrix,
+                                           dtypes_at=_schema_dtypes("MatrixNonMaxSuppression"),
+                                           dtype_note="takes the types its schema's constraint names"),
     "ExperimentalDetectronTopKROIs": GivenInputs(opsets={6: "openvino.opset6"}, build=_topk_rois,
                                                  dtypes_at=_schema_dtypes("ExperimentalDetectronTopKROIs"),
                                                  dtype_note="takes the types its schema's constraint names"),
