@@ -1,5 +1,5 @@
 """OpenVINO builders of ops of no larger family: Col2Im-15, GridSample-9, SegmentMax-16, Bincount-17,
-SparseFillEmptyRows-16, ConvertPromoteTypes-14, FakeConvert-13. Each takes every input the case gives
+SparseFillEmptyRows-16, ConvertPromoteTypes-14, FakeConvert-13, GroupedMatMul-17. Each takes every input the case gives
 (``GivenInputs``): an input whose value fixes the output's shape (an output or kernel size, a segment count) is a
 Constant, so OpenVINO infers a static shape; data inputs are Parameters. Col2Im-14 is in no opset listing (the
 Python API and the IR reader know only -15): no version of it here, both columns ``unsupported``.
@@ -78,5 +78,7 @@ BUILDERS: dict[str, GivenInputs] = {
         lambda make, x, a: make(x[0], x[1], promote_unsafe=bool(a["promote_unsafe"]),
                                 pytorch_scalar_promotion=bool(a["pytorch_scalar_promotion"]),
                                 u64_integer_promotion_target=str(a["u64_integer_promotion_target"]))),
+    "GroupedMatMul": _builder("GroupedMatMul", {17: "openvino.opset17"}, "grouped_matmul", (2,),
+                              lambda make, x, a: make(*x)),
     "GridSample": _builder("GridSample", {9: "openvino.opset9"}, "grid_sample", (), _grid_sample),
 }
