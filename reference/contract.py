@@ -98,8 +98,8 @@ def _one_term(since: int, input_shapes: Shapes, attributes: dict[str, Any], inpu
 
 def _magnitude_of(evaluate: Callable[..., Outputs]) -> Callable[..., list]:
     def magnitude(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]) -> list:
-        # integer inputs are parameters (indices, sizes), not terms
-        terms = [x if x.dtype.kind in "iub" else np.abs(x.astype(np.float64)) for x in inputs]
+        # integer inputs are parameters (indices, sizes), not terms; nor are strings
+        terms = [x if x.dtype.kind in "iubOUS" else np.abs(x.astype(np.float64)) for x in inputs]
         return evaluate(since, terms, attributes)[0]
     return magnitude
 

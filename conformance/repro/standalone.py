@@ -35,6 +35,8 @@ class RuntimeMissing(Exception):
 
 def load(entry: dict) -> np.ndarray:
     array = np.load(HERE / entry["file"], allow_pickle=False)
+    if entry.get("storage") == "str":  # a string tensor, stored as NumPy's str array: back to Python str objects
+        return array.astype(object)
     if entry.get("storage") == "uint16 bits of bfloat16":
         try:
             import ml_dtypes
@@ -68,7 +70,11 @@ def run_backend(case: dict, inputs: list[np.ndarray]) -> list[tuple[np.ndarray, 
     except ImportError as exc:  # the runner's convention: the runtime is not installed (or not loadable) here
         raise RuntimeMissing(str(exc)) from None
     # a runner returns arrays, or (uint16 bits, "bfloat16") where ml_dtypes is missing; ml_dtypes names its own
-    return [o if isinstance(o, tuple) else (np.asarray(o), np.asarray(o).dtype.name) for o in outputs]
+    return [o if isinstance(o, tuple) else (np.asarray(o), _dtype_name(np.asarray(o))) for o in outputs]
+
+
+def _dtype_name(array: np.ndarray) -> str:
+    return "string" if array.dtype.kind in "OUS" else array.dtype.name
 
 
 def compare(entry: dict, actual: np.ndarray, actual_dtype: str, outputs: list) -> tuple[bool, list[str]]:
@@ -78,7 +84,9 @@ def compare(entry: dict, actual: np.ndarray, actual_dtype: str, outputs: list) -
     compared = np.ones(entry["shape"], bool)
     if entry.get("unspecified"):
         compared = ~np.load(HERE / entry["unspecified"], allow_pickle=False)
-    if "bound" not in entry:
+    if expected_dtype == "string":
+        ok, lines = compare_strings(entry, actual, compared)
+    elif "bound" not in entry:
         ok, lines = compare_indices(entry, actual, compared, outputs)
     else:
         ok, lines = compare_values(entry, actual, actual_dtype, compared)
@@ -109,6 +117,16 @@ def compare_values(entry: dict, actual: np.ndarray, actual_dtype: str, compared:
             break
         lines.append(f"  worst at {[int(i) for i in index]}: expected {e[index]:.9g}, got {a[index]:.9g} "
                      f"(|err| {err[index]:.3g} > allowed {allowed[index]:.3g})")
+    return not bad.any(), lines
+
+
+def compare_strings(entry: dict, actual: np.ndarray, compared: np.ndarray) -> tuple[bool, list]:
+    """Strings pass where equal."""
+    name, want = entry["name"], load(entry)
+    bad = (np.asarray(actual).astype(object) != want) & compared
+    lines = [f"{name}: {int(bad.sum())} of {want.size} strings differ"]
+    for index in [tuple(int(v) for v in i) for i in np.argwhere(bad)[:WORST]]:
+        lines.append(f"  worst at {list(index)}: expected {want[index]!r}, got {np.asarray(actual)[index]!r}")
     return not bad.any(), lines
 
 

@@ -50,3 +50,19 @@ def test_openvino_string_tensors_cross_the_python_api_as_object_arrays_of_str() 
         fed[:] = values
         (out,) = run_compiled(compiled, [fed])
         assert out.dtype == object and out.tolist() == values
+
+
+def test_a_reproduction_stores_string_tensors_without_pickle_and_compares_them(tmp_path, monkeypatch) -> None:
+    from conformance.repro import standalone, writer
+
+    strings = np.empty(3, dtype=object)
+    strings[:] = ["a", "日本", ""]
+    entry = writer._save(tmp_path, "expected.npy", strings, []) | {"name": "output"}
+    assert entry["storage"] == "str" and entry["dtype"] == "string"
+    monkeypatch.setattr(standalone, "HERE", tmp_path)
+    assert standalone.load(entry).dtype == object and standalone.load(entry).tolist() == ["a", "日本", ""]
+    ok, _ = standalone.compare(entry, strings.copy(), "string", [entry])
+    other = strings.copy()
+    other[2] = "x"
+    bad, lines = standalone.compare(entry, other, "string", [entry])
+    assert ok and not bad and "1 of 3 strings differ" in lines[0]
