@@ -166,11 +166,10 @@ def _first(selections: frozenset[tuple[Pick, ...]]) -> tuple[Pick, ...]:
     return min(selections, key=lambda s: [(-p.score, p.box) for p in s] + [(1.0, -1)])
 
 
-def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+def assemble(ways: Admissible, output_type: str, scores_output: bool
              ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
-    found = attributes_of(SCHEMA, since, attributes)
-    ways = tie_groups(since, inputs, attributes)
-    index_type = np.int32 if found.get("output_type", "i64") == "i32" else np.int64
+    """The outputs of one admissible result (the canonical one) padded to ``ways.rows`` (NMSRotated shares it)."""
+    index_type = np.int32 if output_type == "i32" else np.int64
     picked = []
     if ways.readings:
         for (bi, ci), selections in sorted(ways.readings[0].items()):
@@ -184,7 +183,13 @@ def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
         indices[k] = (bi, ci, box)
         scores[k] = (bi, ci, score)
     mask = np.ones((ways.rows, 3), dtype=bool) if ways.unspecified else None
-    if since < 5:
+    if not scores_output:
         return [indices], [mask]
     valid = np.array([len(picked)], dtype=index_type)
     return [indices, scores, valid], [mask, mask, np.ones(1, dtype=bool) if ways.unspecified else None]
+
+
+def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
+             ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    found = attributes_of(SCHEMA, since, attributes)
+    return assemble(tie_groups(since, inputs, attributes), found.get("output_type", "i64"), since >= 5)

@@ -1,7 +1,7 @@
 """OpenVINO builders of the suppression family (data-dependent selections and sorts): NonMaxSuppression-1/3/4/5/9,
-MulticlassNonMaxSuppression-8/9, MatrixNonMaxSuppression-8, ExperimentalDetectronTopKROIs-6, Unique-10. Boxes and
-scores are Parameters; the scalar inputs (max_output_boxes_per_class fixes the output's shape; the thresholds) are
-Constants, as a model carries them."""
+MulticlassNonMaxSuppression-8/9, MatrixNonMaxSuppression-8, NMSRotated-13, ExperimentalDetectronTopKROIs-6,
+Unique-10. Boxes and scores are Parameters; the scalar inputs (max_output_boxes_per_class fixes the output's shape;
+the thresholds) are Constants, as a model carries them."""
 
 from __future__ import annotations
 
@@ -67,6 +67,11 @@ def _matrix(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                             normalized=bool(a["normalized"]))
 
 
+def _rotated(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _attributes(case)
+    return opset.nms_rotated(*inputs, bool(a["sort_result_descending"]), str(a["output_type"]), bool(a["clockwise"]))
+
+
 def _topk_rois(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     # the Python opset API has no factory for it: OpenVINO's NodeFactory builds it from its opset6
     from openvino.utils.node_factory import NodeFactory
@@ -88,6 +93,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "MulticlassNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8", 9: "openvino.opset9"}, build=_multiclass,
                                                dtypes_at=_schema_dtypes("MulticlassNonMaxSuppression"),
                                                dtype_note="takes the types its schema's constraint names"),
+    "NMSRotated": GivenInputs(opsets={13: "openvino.opset13"}, build=_rotated, dtypes_at=_schema_dtypes("NMSRotated"),
+                              constant_ports=(2, 3, 4), dtype_note="takes the types its schema's constraint names"),
     "MatrixNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8"}, build=_matrix,
                                            dtypes_at=_schema_dtypes("MatrixNonMaxSuppression"),
                                            dtype_note="takes the types its schema's constraint names"),
