@@ -112,3 +112,49 @@ cases:
 """)
     assert [layer.get("type") for layer in net.iter("layer")] == ["Parameter", "Result"]
     assert next(layer for layer in net.iter("layer") if layer.get("type") == "Result").find("output") is None
+
+
+# ReadValue-3/6 and Assign-3/6: the first inference (the harness runs one), -6's zeros and its extend check, the IR's
+# Assign after a ReadValue
+
+
+def test_read_value_first_inference():
+    from conformance_reference import openvino_assign, openvino_read_value
+
+    x = _tensor("i32", (2, 3))
+    assert openvino_read_value.evaluate(3, [x], {"variable_id": "v"})[0][0].tobytes() == x.tobytes()
+    six = {"variable_id": "v", "variable_type": "i32", "variable_shape": [-1, 3]}
+    assert (openvino_read_value.evaluate(6, [x], six)[0][0] == x).all()
+    zeros = openvino_read_value.evaluate(6, [], {"variable_id": "v", "variable_type": "bf16",
+                                                 "variable_shape": [2, 0, 3]})[0][0]
+    assert zeros.shape == (2, 0, 3) and zeros.dtype == BF16
+    zeros = openvino_read_value.evaluate(6, [], {"variable_id": "v", "variable_type": "f16",
+                                                 "variable_shape": [3]})[0][0]
+    assert zeros.dtype == np.float16 and (zeros == 0).all() and not np.signbit(zeros).any()
+    for bad in ({**six, "variable_type": "f32"}, {**six, "variable_shape": [3, -1]}, {**six, "variable_shape": [2]},
+                {**six, "variable_id": ""}):
+        with pytest.raises(SpecViolation):
+            openvino_read_value.evaluate(6, [x], bad)
+    with pytest.raises(SpecViolation):  # -3's init_value is required
+        openvino_read_value.evaluate(3, [], {"variable_id": "v"})
+    with pytest.raises(SpecViolation):  # zeros need a static shape
+        openvino_read_value.evaluate(6, [], {"variable_id": "v", "variable_type": "f32", "variable_shape": [-1]})
+    assert openvino_assign.evaluate(6, [x], {"variable_id": "v"})[0][0].tobytes() == x.tobytes()
+
+
+def test_ir_of_read_value_pairs_it_with_its_assign():
+    net, _, _ = _ir("""
+op: ReadValue
+domain: openvino
+version: 6
+cases:
+  - id: c
+    attributes: {variable_id: state, variable_type: f32, variable_shape: [2]}
+    inputs: {init_value: {shape: [2], data: [1.0, 2.0]}}
+""")
+    layers = {layer.get("type"): layer for layer in net.iter("layer")}
+    assert sorted(layers) == ["Assign", "Parameter", "ReadValue", "Result"]
+    assert layers["Assign"].find("data").attrib == {"variable_id": "state"}
+    assert layers["Assign"].get("version") == layers["ReadValue"].get("version") == "opset6"
+    edges = {(e.get("from-layer"), e.get("to-layer")) for e in net.iter("edge")}
+    assert (layers["ReadValue"].get("id"), layers["Assign"].get("id")) in edges

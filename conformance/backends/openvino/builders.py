@@ -80,14 +80,16 @@ def build_model(case: CaseInstance, inputs: list[np.ndarray]) -> Any:
             nodes.append(params[-1])
         else:
             nodes.append(constant(op_input.array))
-    node = builder.build(opset, nodes, case)
+    node, sinks = builder.build(opset, nodes, case), []
+    if isinstance(node, tuple):  # the op and the sinks the model keeps beside its Results (a variable's Assign)
+        node, sinks = node
     built, expected = node.get_type_info().version_id, builder.opset_name(case.version)
     if built != expected:  # the Python API silently building another version would invalidate the column
         raise RuntimeError(f"openvino built {case.op} from {built}, not {expected}")
     if builder.terminal == SINK:  # the op is the model's output node: nothing follows it
         return openvino.Model([node], params, case.id)
-    outputs = len(case.output_names) or 1
-    return openvino.Model([node.output(i) for i in range(outputs)], params, case.id)
+    outputs = [node.output(i) for i in range(len(case.output_names) or 1)]
+    return openvino.Model(outputs, sinks, params, case.id) if sinks else openvino.Model(outputs, params, case.id)
 
 
 def constant(array: np.ndarray) -> Any:

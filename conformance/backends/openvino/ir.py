@@ -138,6 +138,13 @@ def build_ir(case: CaseInstance, inputs: list[np.ndarray]) -> tuple[str, bytes]:
         layers.append(f'<layer id="{result}" name={quoteattr(names[i] + "/sink_port_0")} type="Result" '
                       f'version="opset1"><input>{_port(0, PRECISIONS[t], dims)}</input></layer>')
         edges.append(f'<edge from-layer="{op_id}" from-port="{first_out + i}" to-layer="{result}" to-port="0"/>')
+    if builder.partner is not None and outs:  # the op's partner layer on its first output (a variable's Assign)
+        kind, names = builder.partner
+        partner = op_id + 1 + len(outs)
+        kept = {k: v for k, v in attributes.items() if k in names}
+        layers.append(f'<layer id="{partner}" name="partner" type="{kind}" version="{version}">{_data(kept)}'
+                      f"<input>{_port(0, PRECISIONS[outs[0][0]], outs[0][1])}</input></layer>")
+        edges.append(f'<edge from-layer="{op_id}" from-port="{first_out}" to-layer="{partner}" to-port="0"/>')
     xml = ('<?xml version="1.0"?>\n<net name="conformance" version="11">\n<layers>\n' + "\n".join(layers)
            + "\n</layers>\n<edges>\n" + "\n".join(edges) + "\n</edges>\n</net>\n")
     return xml, weights

@@ -77,6 +77,10 @@ class OpsetBuilder:
     #: layer with the op's attributes). SINK: the op is a model output itself (``build`` returns it; the model
     #: and the IR end at it, with no Result after it)
     terminal: str | None = None
+    #: a layer the IR writes after the op on its first output: its type and which of the op's attributes it takes
+    #: (a variable's Assign after its ReadValue: OpenVINO runs neither alone); ``build`` then returns the op with the
+    #: model's sinks, ``(node, [sink, ...])``
+    partner: tuple[str, tuple[str, ...]] | None = None
 
     def dtypes_of(self, version: int) -> Mapping[str, str]:
         return self.dtypes_at(version) if self.dtypes_at is not None else self.dtypes

@@ -2,6 +2,9 @@
 node itself: the Parameter build_model makes for the case's value, or the Constant holding it; opset terminal
 SOURCE) and Result-1 (the model's output node: terminal SINK). The opset column builds a Parameter or a Constant
 from the tensor it holds, so attributes that describe another tensor (a negative case) are written as IR only.
+ReadValue-3/6 with its variable's Assign after it (the CPU plugin runs no ReadValue without its Assign: "doesn't
+have sibling output"), one inference: the first, whose value is the init_value. Assign has no builder: OpenVINO's
+Assign node has no output, which the text gives it (docs/spec-notes.md).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families._inputs import GivenInputs
 from conformance.backends.openvino.opset import CONSTANT, ELEMENT_TYPES, PARAMETER, SINK, SOURCE, OpsetBuilder
 from conformance.model import CaseInstance
 
@@ -48,6 +52,24 @@ def _result(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     return opset.result(inputs[0])
 
 
+def _read_value(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    import openvino
+
+    a = dict(case.attributes)
+    known = {"variable_id", "variable_type", "variable_shape"} if case.version >= 6 else {"variable_id"}
+    if set(a) - known:
+        raise Unsupported(f"the opset API has no {case.op}-{case.version} attribute(s) {sorted(set(a) - known)}")
+    if "variable_id" not in a:
+        raise Unsupported("the opset API makes no variable without its variable_id (the IR column writes the layer)")
+    if case.version >= 6:
+        shape = openvino.PartialShape([openvino.Dimension(d) if d >= 0 else openvino.Dimension()
+                                       for d in a["variable_shape"]])
+        node = opset.read_value(*inputs[:1], a["variable_id"], getattr(openvino.Type, a["variable_type"]), shape)
+    else:
+        node = opset.read_value(inputs[0], a["variable_id"])
+    return node, [opset.assign(node, a["variable_id"])]
+
+
 _NOTE = "holds any element type"
 
 #: openvino-domain op -> its builder
@@ -56,6 +78,8 @@ BUILDERS: dict[str, OpsetBuilder] = {
                               dtype_note=_NOTE, terminal=SOURCE),
     "Constant": OpsetBuilder(opsets={1: "openvino.opset1"}, build=_source, roles=(CONSTANT,), dtypes=_EVERY_TYPE,
                              dtype_note=_NOTE, terminal=SOURCE),
+    "ReadValue": GivenInputs(opsets={3: "openvino.opset3", 6: "openvino.opset6"}, build=_read_value,
+                             dtypes=_EVERY_TYPE, dtype_note=_NOTE, partner=("Assign", ("variable_id",))),
     "Result": OpsetBuilder(opsets={1: "openvino.opset1"}, build=_result, roles=(PARAMETER,), dtypes=_EVERY_TYPE,
                            dtype_note=_NOTE, terminal=SINK),
 }
