@@ -60,6 +60,7 @@ def coverage_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--no-imports", action="store_true", help="leave out import: sources (onnx node tests)")
     parser.add_argument("--all", action="store_true", help="list every combination, not only the gaps")
+    parser.add_argument("--op", help="only this operator's spec versions (gaps and exit status), e.g. MaxPool")
     parser.add_argument("--results", nargs="+", type=Path, metavar="RESULTS",
                         help="a run's result files: the op-versions each backend covers (not the corpus)")
     args = parser.parse_args(list(argv) if argv is not None else None)
@@ -72,7 +73,7 @@ def coverage_main(argv: Sequence[str] | None = None) -> int:
         return 2
     dirs = args.cases or default_case_dirs()
     instances, errors = load_corpus(dirs, imports=not args.no_imports)
-    report = compute(instances)
+    report = [e for e in compute(instances) if args.op in (None, e.op)]
     failed = any(e.has_gap for e in report)
     if args.json:
         print(json.dumps({"specs": [e.as_dict() for e in report], "gap": failed, "load_errors": errors}, indent=2))
