@@ -1,0 +1,70 @@
+"""OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6 (no Python
+factory: OpenVINO's NodeFactory builds it from its opset6, as ExperimentalDetectronTopKROIs).
+
+Every input is a Parameter: the output shapes depend on input shapes only (the priors, maps and image are data a
+model computes). An attribute the version does not define, or a required one left out, is no model the API can
+build (``Unsupported``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families._inputs import GivenInputs
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.model import CaseInstance
+
+
+def _checked(case: CaseInstance) -> dict[str, Any]:
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    missing = [a for a in schema.required_names(case.version) if a not in case.attributes]
+    if unknown or missing:
+        raise Unsupported(f"the opset API cannot build {case.op}-{case.version} with attribute(s) {unknown} it "
+                          f"does not define or without required {missing}")
+    return dict(case.attributes)
+
+
+def _flag(value: Any) -> bool:
+    return value.lower() == "true" if isinstance(value, str) else bool(value)
+
+
+def _node_factory(opset: Any, op: str, inputs: list[Any], attributes: dict[str, Any]) -> Any:
+    # the Python opset API has no factory for the ExperimentalDetectron ops: OpenVINO's NodeFactory builds them
+    from openvino.utils.node_factory import NodeFactory
+
+    return NodeFactory(opset.__name__.rsplit(".", 1)[-1]).create(op, [n.output(0) for n in inputs], attributes)
+
+
+def _prior_grid(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return _node_factory(opset, case.op, inputs, {
+        "flatten": _flag(a.get("flatten", True)), "h": int(a.get("h", 0)), "w": int(a.get("w", 0)),
+        "stride_x": float(a.get("stride_x", 0.0)), "stride_y": float(a.get("stride_y", 0.0))})
+
+
+def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
+    def dtypes_at(version: int) -> dict[str, str]:
+        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
+        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
+
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at,
+                       dtype_note="takes the floating-point types its schema's constraint names")
+
+
+def _present(op: str) -> bool:
+    try:
+        ops.entry("openvino", op)
+    except LookupError:
+        return False
+    return True
+
+
+_ALL: dict[str, tuple[dict[int, str], Any]] = {
+    "ExperimentalDetectronPriorGridGenerator": ({6: "openvino.opset6"}, _prior_grid),
+}
+
+#: openvino-domain op -> its builder (the ops whose reference has landed)
+BUILDERS: dict[str, OpsetBuilder] = {op: _builder(op, opsets, build) for op, (opsets, build) in _ALL.items()
+                                     if _present(op)}
