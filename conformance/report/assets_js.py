@@ -259,7 +259,7 @@ function heat(g,at){
 function copy(text,btn){
   function done(){btn.textContent='Copied';setTimeout(function(){btn.textContent='Copy';},1200);}
   function fallback(){var t=el('textarea');t.value=text;document.body.appendChild(t);t.select();
-    try{document.execCommand('copy');done();}catch(e){btn.textContent='Select & copy manually';}t.remove();}
+    try{document.execCommand('copy');done();}catch(e){btn.textContent='copy failed: select it by hand';}t.remove();}
   if(navigator.clipboard&&navigator.clipboard.writeText)navigator.clipboard.writeText(text).then(done,fallback);
   else fallback();
 }
