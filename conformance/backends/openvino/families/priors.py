@@ -1,0 +1,87 @@
+"""OpenVINO builders of the prior-box generators and YOLO heads: PriorBox-1/8, PriorBoxClustered-1.
+
+Both inputs (the grid's and the image's sizes) fix the output's shape: Constants, so the model has no Parameter.
+The Python factories take an attribute dictionary under the spec's names: prior_box_clustered's docstring
+spells them widths/heights/step_widths/step_heights, but the node takes width/height/step_w/step_h and silently drops
+the documented names (a [2, 0] output: checked on 2026.4), so the spec's names are passed. An attribute the version
+does not define, or a required one left out, is no model the API can build (``Unsupported``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import ops
+from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families._inputs import GivenInputs
+from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.model import CaseInstance
+
+
+def _checked(case: CaseInstance) -> dict[str, Any]:
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    missing = [a for a in schema.required_names(case.version) if a not in case.attributes]
+    if unknown or missing:
+        raise Unsupported(f"the opset API cannot build {case.op}-{case.version} with attribute(s) {unknown} it "
+                          f"does not define or without required {missing}")
+    return dict(case.attributes)
+
+
+def _floats(value: Any) -> list[float]:
+    if isinstance(value, str):
+        return [float(v) for v in value.replace(" ", "").split(",") if v]
+    if isinstance(value, int | float):
+        return [float(value)]
+    return [float(v) for v in value]
+
+
+def _bool(value: Any) -> bool:
+    return value.lower() in ("true", "1") if isinstance(value, str) else bool(value)
+
+
+_LISTS = ("min_size", "max_size", "aspect_ratio", "fixed_ratio", "fixed_size", "density", "variance")
+_FLAGS = ("flip", "clip", "scale_all_sizes", "min_max_aspect_ratios_order")
+
+
+def _prior_box(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    attrs = {k: (_floats(v) if k in _LISTS else _bool(v) if k in _FLAGS else float(v)) for k, v in a.items()}
+    return opset.prior_box(inputs[0], inputs[1], attrs)
+
+
+def _prior_box_clustered(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    if len(inputs) < 2:  # the text's image_size is optional; the factory's is a required argument
+        raise Unsupported("the Python API's prior_box_clustered requires image_size (the text: optional)")
+    attrs: dict[str, Any] = {}
+    for k, v in a.items():
+        attrs[k] = (_floats(v) if k in ("width", "height", "variance") else _bool(v) if k == "clip"
+                                else float(v))
+    return opset.prior_box_clustered(inputs[0], inputs[1], attrs)
+
+
+def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
+    def dtypes_at(version: int) -> dict[str, str]:
+        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
+        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
+
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at, constant_ports=(0, 1),
+                       dtype_note="outputs float32 (T_OUT is set by nothing in the op)")
+
+
+def _present(op: str) -> bool:
+    try:
+        ops.entry("openvino", op)
+    except LookupError:
+        return False
+    return True
+
+
+_ALL: dict[str, tuple[dict[int, str], Any]] = {
+    "PriorBox": ({1: "openvino.opset1", 8: "openvino.opset8"}, _prior_box),
+    "PriorBoxClustered": ({1: "openvino.opset1"}, _prior_box_clustered),
+}
+
+#: openvino-domain op -> its builder (the ops whose reference has landed)
+BUILDERS: dict[str, OpsetBuilder] = {op: _builder(op, opsets, build) for op, (opsets, build) in _ALL.items()
+                                     if _present(op)}
