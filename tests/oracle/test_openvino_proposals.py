@@ -103,3 +103,96 @@ def test_layer_height_is_open_only_without_a_stride():
 def test_what_the_text_forbids(attrs, shapes):
     with pytest.raises(SpecViolation):
         _run(GRID, 6, [np.zeros(s, np.float32) for s in shapes], attrs)
+
+
+FEATURES = "ExperimentalDetectronROIFeatureExtractor"
+
+
+def _bilinear(plane, y, x):
+    h, w = plane.shape
+    if y < 0 or x < 0 or y > h - 1 or x > w - 1:
+        return np.nan  # off the map: no text defines the sample (ROIAlign-3's reference leaves it open)
+    top, left = int(np.floor(y)), int(np.floor(x))
+    total = 0.0
+    for r in (top, top + 1):
+        for c in (left, left + 1):
+            weight = (1 - abs(y - r)) * (1 - abs(x - c))
+            if weight > 0:
+                total += weight * float(plane[r, c])
+    return total
+
+
+def _loop_features(rois, layers, scales, size, ratio, mutate=None):
+    """Per ROI: its level by the page's formula, then ROIAlign-3 avg - bins, cell-centre samples, the mean."""
+    out = np.full((len(rois), layers[0].shape[1], size, size), np.nan)
+    for i, (x1, y1, x2, y2) in enumerate(rois.astype(np.float64)):
+        j = int(np.floor(2 + np.log2(np.sqrt((x2 - x1) * (y2 - y1)) / 224))) + (1 if mutate == "level" else 0)
+        if not 0 <= j < len(layers):
+            continue
+        scale = float(np.float32(1.0 / scales[j]))  # an IR float attribute of ROIAlign
+        bw, bh = max((x2 - x1) * scale, 1.0) / size, max((y2 - y1) * scale, 1.0) / size
+        gx, gy = ratio or int(np.ceil(bw)), ratio or int(np.ceil(bh))
+        for c in range(out.shape[1]):
+            for py in range(size):
+                for px in range(size):
+                    total = 0.0
+                    for iy in range(gy):
+                        for ix in range(gx):
+                            total += _bilinear(layers[j][0, c], y1 * scale + py * bh + (iy + 0.5) * bh / gy,
+                                               x1 * scale + px * bw + (ix + 0.5) * bw / gx)
+                    out[i, c, py, px] = total / (gx * gy)
+    return out
+
+
+def _features_inputs(seed=0):
+    rng = np.random.default_rng(seed)
+    rois = np.array([[10, 10, 90, 90], [20, 30, 170, 180], [5, 7, 230, 232], [5, 5, 20, 20]], np.float32)
+    return [rois] + [rng.standard_normal((1, 3, n, n)).astype(np.float32) for n in (60, 30, 15)]
+
+
+@pytest.mark.parametrize("ratio", [0, 2])
+def test_features_are_the_loop(ratio):
+    inputs = _features_inputs()
+    attrs = {"output_size": 2, "sampling_ratio": ratio, "pyramid_scales": [4, 8, 16]}
+    (features, rois), (unspecified, rois_free) = _run(FEATURES, 6, inputs, attrs)
+    want = _loop_features(inputs[0], inputs[1:], [4, 8, 16], 2, ratio)
+    assert features.shape == (4, 3, 2, 2) and rois.shape == (4, 4) and rois_free.all()
+    # the last ROI (sqrt(area) 15) maps to j = -2: no layer, unspecified; so is a bin with a sample off its layer
+    assert unspecified[3].all()
+    np.testing.assert_array_equal(unspecified, np.isnan(want))
+    assert (~unspecified[:3]).sum() >= 20
+    np.testing.assert_allclose(features[~unspecified].astype(np.float64), want[~unspecified], rtol=1e-5, atol=1e-5)
+
+
+def test_a_planted_level_error_fails():
+    inputs = _features_inputs(1)
+    (features, _), _ = _run(FEATURES, 6, inputs, {"output_size": 2, "sampling_ratio": 2, "pyramid_scales": [4, 8, 16]})
+    wrong = _loop_features(inputs[0], inputs[1:], [4, 8, 16], 2, 2, mutate="level")
+    assert not np.allclose(features[:2].astype(np.float64), wrong[:2], rtol=1e-5, atol=1e-5)
+
+
+def test_levels_of_the_formula():
+    from conformance_reference import openvino_experimental_detectron_roi_feature_extractor as module
+
+    assert module.level(np.array([0, 0, 224, 224]))[0] == 2  # sqrt(area) = 224: floor(2 + 0)
+    assert module.level(np.array([0, 0, 224, 224]))[1] is False  # on the boundary: the floor flips within rounding
+    assert module.level(np.array([0, 0, 100, 100])) == (0, True)
+    assert module.level(np.array([0, 0, 447, 447])) == (2, True)
+
+
+def test_aligned_true_leaves_the_features_open():
+    inputs = _features_inputs()
+    _, (unspecified, _) = _run(FEATURES, 6, inputs, {"output_size": 2, "sampling_ratio": 2,
+                                                      "pyramid_scales": [4, 8, 16], "aligned": True})
+    assert unspecified.all()
+
+
+@pytest.mark.parametrize("attrs,shapes", [
+    ({"output_size": 2, "sampling_ratio": 2, "pyramid_scales": [4]}, ((2, 5), (1, 2, 16, 16))),
+    ({"output_size": 2, "sampling_ratio": 2, "pyramid_scales": [4, 8]}, ((1, 4), (1, 2, 32, 32), (1, 3, 16, 16))),
+    ({"output_size": 2, "sampling_ratio": 2, "pyramid_scales": [4]}, ((1, 4), (1, 2, 32, 32), (1, 2, 16, 16))),
+    ({"sampling_ratio": 2, "pyramid_scales": [4]}, ((1, 4), (1, 2, 32, 32))),
+])
+def test_what_the_roi_feature_text_forbids(attrs, shapes):
+    with pytest.raises(SpecViolation):
+        _run(FEATURES, 6, [np.ones(s, np.float32) for s in shapes], attrs)

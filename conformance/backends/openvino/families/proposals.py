@@ -1,5 +1,6 @@
-"""OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6 (no Python
-factory: OpenVINO's NodeFactory builds it from its opset6, as ExperimentalDetectronTopKROIs).
+"""OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6,
+ExperimentalDetectronROIFeatureExtractor-6 (no Python factory: OpenVINO's NodeFactory builds them from its opset6,
+as ExperimentalDetectronTopKROIs).
 
 Every input is a Parameter: the output shapes depend on input shapes only (the priors, maps and image are data a
 model computes). An attribute the version does not define, or a required one left out, is no model the API can
@@ -44,6 +45,15 @@ def _prior_grid(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
         "stride_x": float(a.get("stride_x", 0.0)), "stride_y": float(a.get("stride_y", 0.0))})
 
 
+def _roi_features(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    scales = a["pyramid_scales"]
+    return _node_factory(opset, case.op, inputs, {
+        "output_size": int(a["output_size"]), "sampling_ratio": int(a["sampling_ratio"]),
+        "pyramid_scales": [int(scales)] if isinstance(scales, int) else [int(s) for s in scales],
+        "aligned": _flag(a.get("aligned", False))})
+
+
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
     def dtypes_at(version: int) -> dict[str, str]:
         allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
@@ -63,6 +73,7 @@ def _present(op: str) -> bool:
 
 _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ExperimentalDetectronPriorGridGenerator": ({6: "openvino.opset6"}, _prior_grid),
+    "ExperimentalDetectronROIFeatureExtractor": ({6: "openvino.opset6"}, _roi_features),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
