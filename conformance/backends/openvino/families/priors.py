@@ -1,4 +1,5 @@
-"""OpenVINO builders of the prior-box generators and YOLO heads: PriorBox-1/8, PriorBoxClustered-1.
+"""OpenVINO builders of the prior-box generators and YOLO heads: PriorBox-1/8, PriorBoxClustered-1,
+RegionYolo-1 (its data a Parameter).
 
 Both inputs (the grid's and the image's sizes) fix the output's shape: Constants, so the model has no Parameter.
 The Python factories take an attribute dictionary under the spec's names: prior_box_clustered's docstring
@@ -60,13 +61,24 @@ def _prior_box_clustered(opset: Any, inputs: list[Any], case: CaseInstance) -> A
     return opset.prior_box_clustered(inputs[0], inputs[1], attrs)
 
 
+def _region_yolo(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    soft = _bool(a.get("do_softmax", True))
+    mask = [int(v) for v in _floats(a.get("mask", []))]
+    anchors = _floats(a["anchors"]) if "anchors" in a else None
+    return opset.region_yolo(inputs[0], int(a["coords"]), int(a["classes"]), int(a["num"]), soft, mask,
+                             int(a["axis"]), int(a["end_axis"]), anchors=anchors)
+
+
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
     def dtypes_at(version: int) -> dict[str, str]:
         allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
         return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at, constant_ports=(0, 1),
-                       dtype_note="outputs float32 (T_OUT is set by nothing in the op)")
+    priors = op.startswith("PriorBox")  # both inputs fix the shape; RegionYolo's data is a Parameter
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at, constant_ports=(0, 1) if priors else (),
+                       dtype_note="outputs float32 (T_OUT is set by nothing in the op)" if priors
+                       else "takes the floating-point types its schema's constraint names")
 
 
 def _present(op: str) -> bool:
@@ -80,6 +92,7 @@ def _present(op: str) -> bool:
 _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "PriorBox": ({1: "openvino.opset1", 8: "openvino.opset8"}, _prior_box),
     "PriorBoxClustered": ({1: "openvino.opset1"}, _prior_box_clustered),
+    "RegionYolo": ({1: "openvino.opset1"}, _region_yolo),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
