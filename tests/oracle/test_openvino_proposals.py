@@ -196,3 +196,28 @@ def test_aligned_true_leaves_the_features_open():
 def test_what_the_roi_feature_text_forbids(attrs, shapes):
     with pytest.raises(SpecViolation):
         _run(FEATURES, 6, [np.ones(s, np.float32) for s in shapes], attrs)
+
+
+PROPOSAL = {"base_size": 16, "pre_nms_topn": 20, "post_nms_topn": 6, "nms_thresh": 0.7, "feat_stride": 16,
+            "min_size": 4, "ratio": [0.5, 1.0, 2.0], "scale": [2.0, 4.0]}
+
+
+@pytest.mark.parametrize("version", [1, 4])
+def test_proposal_shapes_and_nothing_else(version):
+    """The texts define no value: N * post_nms_topn rows of 5 (and -4's probabilities), every element open."""
+    inputs = [np.full((2, 12, 3, 4), 0.5, np.float32), np.zeros((2, 24, 3, 4), np.float32),
+              np.array([48, 64, 1], np.float32)]
+    outs, masks = _run("Proposal", version, inputs, PROPOSAL)
+    assert [o.shape for o in outs] == ([(12, 5), (12,)] if version == 4 else [(12, 5)])
+    assert all(m.all() for m in masks)
+
+
+@pytest.mark.parametrize("change", [{"base_size": 0}, {"framework": "caffe2"}, {"nms_thresh": 0.0}, "channels",
+                                    "image"])
+def test_what_the_proposal_text_forbids(change):
+    attrs = dict(PROPOSAL, **change) if isinstance(change, dict) else PROPOSAL
+    probs = (1, 8 if change == "channels" else 12, 3, 3)
+    inputs = [np.ones(probs, np.float32), np.ones((1, 2 * probs[1], 3, 3), np.float32),
+              np.ones(2 if change == "image" else 3, np.float32)]
+    with pytest.raises(SpecViolation):
+        _run("Proposal", 4, inputs, attrs)

@@ -1,6 +1,6 @@
 """OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6,
 ExperimentalDetectronROIFeatureExtractor-6 (no Python factory: OpenVINO's NodeFactory builds them from its opset6,
-as ExperimentalDetectronTopKROIs).
+as ExperimentalDetectronTopKROIs), Proposal-1/4.
 
 Every input is a Parameter: the output shapes depend on input shapes only (the priors, maps and image are data a
 model computes). An attribute the version does not define, or a required one left out, is no model the API can
@@ -9,6 +9,8 @@ build (``Unsupported``)."""
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
@@ -54,6 +56,26 @@ def _roi_features(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
         "aligned": _flag(a.get("aligned", False))})
 
 
+def _floats(value: Any) -> list[float]:
+    if isinstance(value, str):  # an IR's "2.67", kept as text by the case loader
+        return [float(v) for v in value.split(",")]
+    return [float(value)] if isinstance(value, int | float) else [float(v) for v in value]
+
+
+def _proposal(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    # the Python API's proposal takes these as NumPy unsigned integers
+    attrs: dict[str, Any] = {k: np.uint64(int(a[k])) if int(a[k]) >= 0 else int(a[k])
+                             for k in ("base_size", "pre_nms_topn", "post_nms_topn", "feat_stride", "min_size")}
+    attrs.update(nms_thresh=float(a["nms_thresh"]), ratio=_floats(a["ratio"]), scale=_floats(a["scale"]),
+                 clip_before_nms=_flag(a.get("clip_before_nms", True)),
+                 clip_after_nms=_flag(a.get("clip_after_nms", False)), normalize=_flag(a.get("normalize", False)),
+                 box_size_scale=float(a.get("box_size_scale", 1.0)),
+                 box_coordinate_scale=float(a.get("box_coordinate_scale", 1.0)),
+                 framework=str(a.get("framework", "")))
+    return opset.proposal(inputs[0], inputs[1], inputs[2], attrs)
+
+
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
     def dtypes_at(version: int) -> dict[str, str]:
         allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
@@ -74,6 +96,7 @@ def _present(op: str) -> bool:
 _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ExperimentalDetectronPriorGridGenerator": ({6: "openvino.opset6"}, _prior_grid),
     "ExperimentalDetectronROIFeatureExtractor": ({6: "openvino.opset6"}, _roi_features),
+    "Proposal": ({1: "openvino.opset1", 4: "openvino.opset4"}, _proposal),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
