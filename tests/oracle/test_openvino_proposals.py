@@ -221,3 +221,34 @@ def test_what_the_proposal_text_forbids(change):
               np.ones(2 if change == "image" else 3, np.float32)]
     with pytest.raises(SpecViolation):
         _run("Proposal", 4, inputs, attrs)
+
+
+SINGLE = "ExperimentalDetectronGenerateProposalsSingleImage"
+
+
+def _single_inputs(c=2, h=4, w=4, anchors=None):
+    return [np.array([64, 64, 1], np.float32), np.ones((anchors if anchors is not None else h * w * c, 4), np.float32),
+            np.zeros((4 * c, h, w), np.float32), np.full((c, h, w), 0.5, np.float32)]
+
+
+def test_no_proposal_is_the_zero_fill():
+    outs, masks = _run(SINGLE, 6, _single_inputs(), {"min_size": 0.0, "nms_threshold": 0.7, "pre_nms_count": 0,
+                                                     "post_nms_count": 5})
+    assert [o.shape for o in outs] == [(5, 4), (5,)] and all(m is None for m in masks)
+    assert all((o == 0).all() for o in outs)
+
+
+def test_proposals_are_open():
+    outs, masks = _run(SINGLE, 6, _single_inputs(), {"min_size": 0.0, "nms_threshold": 0.7, "pre_nms_count": 10,
+                                                     "post_nms_count": 5})
+    assert [o.shape for o in outs] == [(5, 4), (5,)] and all(m.all() for m in masks)
+
+
+@pytest.mark.parametrize("inputs,attrs", [
+    (_single_inputs(anchors=30), {}), (_single_inputs()[:3], {}),
+    (_single_inputs(), {"pre_nms_count": -1}), (_single_inputs(), {"nms_threshold": -0.1}),
+])
+def test_what_the_single_image_text_forbids(inputs, attrs):
+    base = {"min_size": 0.0, "nms_threshold": 0.7, "pre_nms_count": 10, "post_nms_count": 5}
+    with pytest.raises(SpecViolation):
+        _run(SINGLE, 6, inputs, dict(base, **attrs))

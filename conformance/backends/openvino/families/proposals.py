@@ -1,6 +1,6 @@
 """OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6,
 ExperimentalDetectronROIFeatureExtractor-6 (no Python factory: OpenVINO's NodeFactory builds them from its opset6,
-as ExperimentalDetectronTopKROIs), Proposal-1/4.
+as ExperimentalDetectronTopKROIs), Proposal-1/4, ExperimentalDetectronGenerateProposalsSingleImage-6 (NodeFactory).
 
 Every input is a Parameter: the output shapes depend on input shapes only (the priors, maps and image are data a
 model computes). An attribute the version does not define, or a required one left out, is no model the API can
@@ -56,6 +56,13 @@ def _roi_features(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
         "aligned": _flag(a.get("aligned", False))})
 
 
+def _proposals_single_image(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return _node_factory(opset, case.op, inputs, {
+        "min_size": float(a["min_size"]), "nms_threshold": float(a["nms_threshold"]),
+        "pre_nms_count": int(a["pre_nms_count"]), "post_nms_count": int(a["post_nms_count"])})
+
+
 def _floats(value: Any) -> list[float]:
     if isinstance(value, str):  # an IR's "2.67", kept as text by the case loader
         return [float(v) for v in value.split(",")]
@@ -97,6 +104,7 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ExperimentalDetectronPriorGridGenerator": ({6: "openvino.opset6"}, _prior_grid),
     "ExperimentalDetectronROIFeatureExtractor": ({6: "openvino.opset6"}, _roi_features),
     "Proposal": ({1: "openvino.opset1", 4: "openvino.opset4"}, _proposal),
+    "ExperimentalDetectronGenerateProposalsSingleImage": ({6: "openvino.opset6"}, _proposals_single_image),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
