@@ -1,5 +1,6 @@
 """OpenVINO builders of the prior-box generators and YOLO heads: PriorBox-1/8, PriorBoxClustered-1,
-RegionYolo-1 (its data a Parameter).
+RegionYolo-1 (its data a Parameter), BinaryConvolution-1 (its kernel a u1 Constant packed from the case's 0/1
+uint8 kernel: the harness holds no u1 tensor).
 
 Both inputs (the grid's and the image's sizes) fix the output's shape: Constants, so the model has no Parameter.
 The Python factories take an attribute dictionary under the spec's names: prior_box_clustered's docstring
@@ -70,13 +71,28 @@ def _region_yolo(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                              int(a["axis"]), int(a["end_axis"]), anchors=anchors)
 
 
+def _binary_convolution(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    """The case's uint8 0/1 kernel (a Constant) repacked as the u1 Constant the text's T2 is."""
+    import openvino as ov
+
+    a = _checked(case)
+    bits = inputs[1].get_data()
+    kernel = ov.op.Constant(ov.Type.u1, ov.Shape(list(bits.shape)), [int(v) for v in bits.reshape(-1)])
+    ints = {k: [int(v) for v in (a[k] if isinstance(a[k], list | tuple) else [a[k]])]
+            for k in ("strides", "pads_begin", "pads_end", "dilations")}
+    return opset.binary_convolution(inputs[0], kernel, ints["strides"], ints["pads_begin"], ints["pads_end"],
+                                    ints["dilations"], str(a["mode"]), float(a["pad_value"]),
+                                    str(a.get("auto_pad", "explicit")))
+
+
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
     def dtypes_at(version: int) -> dict[str, str]:
         allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
         return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
     priors = op.startswith("PriorBox")  # both inputs fix the shape; RegionYolo's data is a Parameter
-    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at, constant_ports=(0, 1) if priors else (),
+    ports = (0, 1) if priors else (1,) if op == "BinaryConvolution" else ()
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at, constant_ports=ports,
                        dtype_note="outputs float32 (T_OUT is set by nothing in the op)" if priors
                        else "takes the floating-point types its schema's constraint names")
 
@@ -93,6 +109,7 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "PriorBox": ({1: "openvino.opset1", 8: "openvino.opset8"}, _prior_box),
     "PriorBoxClustered": ({1: "openvino.opset1"}, _prior_box_clustered),
     "RegionYolo": ({1: "openvino.opset1"}, _region_yolo),
+    "BinaryConvolution": ({1: "openvino.opset1"}, _binary_convolution),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
