@@ -252,3 +252,24 @@ def test_what_the_single_image_text_forbids(inputs, attrs):
     base = {"min_size": 0.0, "nms_threshold": 0.7, "pre_nms_count": 10, "post_nms_count": 5}
     with pytest.raises(SpecViolation):
         _run(SINGLE, 6, inputs, dict(base, **attrs))
+
+
+@pytest.mark.parametrize("version", [1, 8])
+@pytest.mark.parametrize("keep,top_k,rows", [([5], 3, 2 * 5), ([-1], 2, 2 * 2 * 3), ([-1], -1, 2 * 3 * 4)])
+def test_detection_output_rows_by_the_three_rules(version, keep, top_k, rows):
+    """4 prior boxes (normalized: 16 = 4 * 4), 3 classes, two images: the text's three shape rules, nothing else."""
+    attrs = {"keep_top_k": keep, "top_k": top_k, "nms_threshold": 0.5, "normalized": True}
+    if version == 1:
+        attrs["num_classes"] = 3
+    inputs = [np.zeros((2, 16), np.float32), np.zeros((2, 12), np.float32), np.zeros((1, 2, 16), np.float32)]
+    (out,), (mask,) = _run("DetectionOutput", version, inputs, attrs)
+    assert out.shape == (1, 1, rows, 7) and mask.all()
+
+
+def test_detection_output_prior_size_follows_normalized():
+    attrs = {"keep_top_k": [-1], "nms_threshold": 0.5, "normalized": False, "num_classes": 3}
+    inputs = [np.zeros((1, 16), np.float32), np.zeros((1, 12), np.float32), np.zeros((1, 2, 20), np.float32)]
+    (out,), _ = _run("DetectionOutput", 1, inputs, attrs)
+    assert out.shape == (1, 1, 12, 7)
+    with pytest.raises(SpecViolation):  # 16 is no multiple of 5
+        _run("DetectionOutput", 1, inputs[:2] + [np.zeros((1, 2, 16), np.float32)], attrs)

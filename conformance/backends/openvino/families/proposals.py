@@ -1,6 +1,7 @@
 """OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6,
 ExperimentalDetectronROIFeatureExtractor-6 (no Python factory: OpenVINO's NodeFactory builds them from its opset6,
-as ExperimentalDetectronTopKROIs), Proposal-1/4, ExperimentalDetectronGenerateProposalsSingleImage-6 (NodeFactory).
+as ExperimentalDetectronTopKROIs), Proposal-1/4, ExperimentalDetectronGenerateProposalsSingleImage-6 (NodeFactory),
+DetectionOutput-1/8.
 
 Every input is a Parameter: the output shapes depend on input shapes only (the priors, maps and image are data a
 model computes). An attribute the version does not define, or a required one left out, is no model the API can
@@ -63,6 +64,26 @@ def _proposals_single_image(opset: Any, inputs: list[Any], case: CaseInstance) -
         "pre_nms_count": int(a["pre_nms_count"]), "post_nms_count": int(a["post_nms_count"])})
 
 
+def _detection_output(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    keep = a["keep_top_k"]
+    attrs: dict[str, Any] = {"keep_top_k": [int(keep)] if isinstance(keep, int) else [int(k) for k in keep],
+                             "nms_threshold": float(a["nms_threshold"])}
+    for name, default in (("background_label_id", 0), ("top_k", -1), ("input_height", 1), ("input_width", 1)):
+        attrs[name] = int(a.get(name, default))
+    for name, default in (("variance_encoded_in_target", False), ("share_location", True),
+                          ("clip_after_nms", False), ("clip_before_nms", False), ("decrease_label_id", False),
+                          ("normalized", False)):
+        attrs[name] = _flag(a.get(name, default))
+    attrs.update(code_type=str(a.get("code_type", "caffe.PriorBoxParameter.CORNER")),
+                 confidence_threshold=float(a.get("confidence_threshold", 0.0)),
+                 objectness_score=float(a.get("objectness_score", 0.0)))
+    if case.version < 8:
+        attrs["num_classes"] = int(a["num_classes"])
+    aux = inputs[3:5] if len(inputs) == 5 else [None, None]
+    return opset.detection_output(inputs[0], inputs[1], inputs[2], attrs, *aux)
+
+
 def _floats(value: Any) -> list[float]:
     if isinstance(value, str):  # an IR's "2.67", kept as text by the case loader
         return [float(v) for v in value.split(",")]
@@ -105,6 +126,7 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ExperimentalDetectronROIFeatureExtractor": ({6: "openvino.opset6"}, _roi_features),
     "Proposal": ({1: "openvino.opset1", 4: "openvino.opset4"}, _proposal),
     "ExperimentalDetectronGenerateProposalsSingleImage": ({6: "openvino.opset6"}, _proposals_single_image),
+    "DetectionOutput": ({1: "openvino.opset1", 8: "openvino.opset8"}, _detection_output),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
