@@ -10,7 +10,7 @@ then "clipped to range (0, 255)". The BGR variants reverse the channel order and
 
 Values: floating-point types in float64 (long double for float64), rounded once. uint8: the text states no
 rounding to the integer type, so the reference gives the nearest integer as its representative and the registry
-judges floor or ceil of the exact value (conformance/ops/_rounding.py); the exact value, which the oracle asks
+judges floor or ceil of the exact value (the registry's ops/_rounding.py); the exact value, which the oracle asks
 for with the inputs as Python ints, is the integer numerator over 1000 in float64 (a value that is no integer
 lies at least 0.001 from one, so its floor and ceil are exact there).
 

@@ -2,7 +2,7 @@
 probability (experimental-detectron-top-krois-6.rst).
 
 "Order of sorted ROIs with equal probabilities is undefined": among the output positions whose probability is shared
-by several ROIs, any of those ROIs may stand, each once (``tie_groups`` gives the groups; conformance/ops/_topk_rois.py
+by several ROIs, any of those ROIs may stand, each once (``tie_groups`` gives the groups; ops/_topk_rois.py
 judges by them). With fewer ROIs than ``max_rois`` "the output tensor is filled with undefined values for the rest":
 those rows are unspecified. NaN probabilities have no order: the whole output is unspecified.
 """

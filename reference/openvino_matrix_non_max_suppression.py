@@ -1,7 +1,7 @@
 """OpenVINO MatrixNonMaxSuppression-8: candidates with scores above ``score_threshold``, at most ``nms_top_k`` a class,
 their scores decayed by the Matrix NMS steps 1-6 of matrix-non-max-suppression-8.rst, then the boxes whose decayed
 score is above ``post_threshold``, at most ``keep_top_k`` a batch element; rows ``[class_id, decayed score, xmin,
-ymin, xmax, ymax]`` as MulticlassNonMaxSuppression's (the same judge: conformance/ops/_multiclass.py).
+ymin, xmax, ymax]`` as MulticlassNonMaxSuppression's (the same judge: the registry's ops/_multiclass.py).
 
 Decay of candidate j (sorted by score, X[i, j] the IoU of i and j for i < j, 0 elsewhere; K_i the column max of X
 at column i): min over i of exp((K_i^2 - X[i, j]^2) * gaussian_sigma) (gaussian) or (1 - X[i, j]) / (1 - K_i)
@@ -50,7 +50,7 @@ VERSIONS = SCHEMA.versions
 
 @dataclass(frozen=True)
 class Admissible:
-    """As MulticlassNonMaxSuppression's (conformance/ops/_multiclass.py), with (class, box, score, slack) rows."""
+    """As MulticlassNonMaxSuppression's (the registry's ops/_multiclass.py), with (class, box, score, slack) rows."""
 
     readings: tuple[tuple[frozenset, ...], ...]
     index_modes: tuple[str, ...]

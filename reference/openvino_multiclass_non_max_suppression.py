@@ -13,7 +13,7 @@ flattened boxes and the count per batch element (multiclass-non-max-suppression-
   zeroed box of step 8 staying in B (selected again with score 0 when 0 passes score_threshold, or gone), -9's
   three-input format's index (the box's place in the flattened ``[num_classes, num_boxes]`` boxes, or in
   ``num_boxes``). Equal scores at the ``nms_top_k`` or ``keep_top_k`` cut leave the result unspecified.
-The judging is conformance/ops/_multiclass.py.
+The judging is the registry's ops/_multiclass.py.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ Chosen = frozenset[tuple[int, int, float]]
 @dataclass(frozen=True)
 class Admissible:
     """Per reading, per batch element, the admissible selections (``Chosen`` sets); what orders and the rows'
-    values the judge checks against (conformance/ops/_multiclass.py)."""
+    values the judge checks against (the registry's ops/_multiclass.py)."""
 
     readings: tuple[tuple[frozenset[Chosen], ...], ...]
     index_modes: tuple[str, ...]  # "batch" (b * N + box), "class" (c * N + box), "box" (the box's place in N)

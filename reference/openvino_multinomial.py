@@ -12,7 +12,7 @@ from its index on, which is then normalised again.
 The text does not say how the uniforms are made ("randomly generate a sequence of double-precision floating point
 numbers"): the values are implementation-defined, so ``evaluate`` returns one draw (uniforms from Philox with the
 op's seeds, reference/_random.py) with every value unspecified, and the registry judges a backend's draw by its
-distribution (conformance/ops/openvino_multinomial.py). ``distribution`` gives each row's class probabilities.
+distribution (its registry entry). ``distribution`` gives each row's class probabilities.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 (``clockwise`` true: a positive angle turns clockwise), the intersection polygon's area by the shoelace formula,
 ``rotated_iou = intersection / (area_1 + area_2 - intersection)``. Everything else - outputs, padding, order, ties,
 the zeroed score of step 7 - is NonMaxSuppression-5's (reference/openvino_non_max_suppression.py) and is judged by
-the same model (conformance/ops/_suppression.py).
+the same model (the registry's ops/_suppression.py).
 
 No step of a rotated IoU is exact in T (the angle's sine and cosine round), so a decision is admitted either way
 when the exact IoU (float64 polygons) lies within ``ROTATED_ROUNDINGS`` roundings of the coordinates (relative to the

@@ -12,7 +12,7 @@
 - Readings (``tie_groups`` gives them all; evaluate returns the first): the omitted iou_threshold "0 meaning keep
   all boxes" (0 by the formula, or no suppression); -5/-9's zeroed score stays in B and is selected again when 0
   passes score_threshold (the literal loop), or the zeroed box is gone (suppression's intent).
-The judging of these outputs is conformance/ops/_suppression.py: an output is correct when it is one admissible
+The judging of these outputs is the registry's ops/_suppression.py: an output is correct when it is one admissible
 selection in an admissible order, whatever the reference's own choice among them.
 """
 
@@ -50,7 +50,7 @@ VERSIONS = SCHEMA.versions
 
 @dataclass(frozen=True)
 class Admissible:
-    """Every result the text admits (conformance/ops/_suppression.py judges by it).
+    """Every result the text admits (the registry's ops/_suppression.py judges by it).
 
     ``readings``: per reading, per (batch, class), the set of admissible selections. ``rows``: the output's fixed
     (-1/-3/-4) or upper-bound (-5/-9) row count; ``dynamic``: -5/-9 may return the selected rows only.

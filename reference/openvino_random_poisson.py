@@ -7,7 +7,7 @@ and the uniform streams (TENSORFLOW: Philox with a substream per output skipped 
 and Hörmann's "thin-tail probe" only by name: the values are implementation-defined. ``evaluate`` returns one draw
 (Philox words, TENSORFLOW's float64 conversion, the paper's PTRS with its probe us < 0.013 and V > us) with every
 value unspecified but rate 0; the registry judges a backend's draw by its distribution
-(conformance/ops/openvino_random_poisson.py).
+(its registry entry).
 Negative rates and NaN are invalid (SpecViolation); an infinite rate has no count.
 """
 

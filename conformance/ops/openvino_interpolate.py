@@ -9,11 +9,13 @@ from __future__ import annotations
 from conformance.ops import dims
 from conformance.ops.spec import OpEntry
 from conformance_reference import openvino_interpolate
-from conformance_reference._interpolate import COORDINATE_MODES, NEAREST_MODES
 
 
 def coverage(version: int) -> list[dims.Dimension]:
+    schema = openvino_interpolate.SCHEMA  # every allowed value as the schema declares it, nothing restated
     modes = openvino_interpolate.MODES + (openvino_interpolate.PILLOW if version >= 11 else ())
+    COORDINATE_MODES = schema.attribute("coordinate_transformation_mode", version).values  # noqa: N806
+    NEAREST_MODES = schema.attribute("nearest_mode", version).values  # noqa: N806
     return [dims.Dimension("mode", modes, dims.attr("mode", None)),
             dims.Dimension("shape_calculation_mode", ("sizes", "scales"), dims.attr("shape_calculation_mode", None)),
             dims.Dimension("coordinate_transformation_mode", COORDINATE_MODES,
