@@ -29,6 +29,9 @@ FILES = sorted(CASES.rglob("*.yaml"))
 
 #: Spec examples whose claims contradict the spec's own semantics (docs/spec-notes.md): instance id -> reason fragment.
 EXPECTED_ERRATA = {
+    # a literal the page states against its example's dims; a -3 page's example typed as the -15 op
+    "openvino/SliceScatter-15/spec_example_3[float32]": "port 2 (start) has dims [1]",
+    "openvino/EmbeddingBagOffsetsSum-3/spec_example_2[float32]": "its layer type 'EmbeddingBagOffsets'",
     **{f"openvino/AvgPool-{v}/spec_example_{n}[float32]": "claims output shape [1, 3, 32, 32]"
        for v in (1, 14, 16) for n in (1, 2)},
     "openvino/AdaptiveAvgPool-8/spec_example[float32]": "output_type",
@@ -180,10 +183,19 @@ def test_expected_errata_come_out_as_erratum():
         assert fragment in record.reason
 
 
+def _only_xml_defects(reason: str) -> bool:
+    """An erratum made only of the lenient reader's repairs of a published example's XML (suite/irxml_lenient.py:
+    each names its line): mechanical, each shown in the record, not listed one by one here."""
+    parts = reason.split("; ")
+    return all(p.startswith("the example as published is malformed: line ")
+               or p.startswith("the example as published is malformed: <") for p in parts)
+
+
 def test_no_other_erratum_or_failure_in_the_reference_column():
     models = {i.id for i in instances() if i.model is not None}
     bad = {k: (r.status, r.reason) for k, r in reference_records().items()
-           if k not in EXPECTED_ERRATA and k not in models and r.status != "pass"}
+           if k not in EXPECTED_ERRATA and k not in models and r.status != "pass"
+           and not (r.status == "erratum" and _only_xml_defects(r.reason))}
     assert bad == {}
 
 
