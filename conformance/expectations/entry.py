@@ -13,7 +13,7 @@ from conformance.records import base_backend, split_item_id
 EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
 #: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
 CHANGED = "changed failure: "
-KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa")
+KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa", "unstable")
 
 
 @dataclass
@@ -30,6 +30,9 @@ class Entry:
     #: a glob or match: entry's items, each with its own signature (its magnitude and share of wrong elements),
     #: judged by it instead of ``signature`` (which judges the items it does not name)
     pins: dict[str, str] = field(default_factory=dict)
+    #: the runtime's answer for these items depends on what ran before them (uninitialised memory: what
+    #: ``conformance verify`` calls unstable): a pass stays a pass, said so, instead of an unexpected pass
+    unstable: bool = False
     file: str = ""
     line: int = 0
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
@@ -69,7 +72,7 @@ class Entry:
         data: dict[str, Any] = ({"match": self.match} if self.match is not None else
                                 {"id": self.id} if self.id is not None else {"glob": self.glob})
         data["reason"] = self.reason
-        for key in ("link", "status", "signature", "pins", "versions", "isa"):
+        for key in ("link", "status", "signature", "pins", "versions", "isa", "unstable"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data

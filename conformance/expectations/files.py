@@ -39,7 +39,7 @@ def load_file(path: Path) -> list[Entry]:
         where = f"{path}:{line}: entry {number}" if line else f"{path}: entry {number}"
         if not isinstance(item, dict) or set(item) - set(KEYS):
             raise ExpectationsError(f"{where}: keys are id|glob|match, reason, link, status, signature, pins, "
-                                    "versions, isa")
+                                    "versions, isa, unstable")
         if sum(k in item for k in ("id", "glob", "match")) != 1:
             raise ExpectationsError(f"{where}: give exactly one of id (exact), glob (whole-id pattern) or match "
                                     "(the fields the items share)")
@@ -49,6 +49,8 @@ def load_file(path: Path) -> list[Entry]:
                                         f"({item[key]!r:.60})")
         if not item.get("reason", "").strip():
             raise ExpectationsError(f"{where}: every entry needs a reason")
+        if not isinstance(item.get("unstable", False), bool):
+            raise ExpectationsError(f"{where}: unstable is true or false")
         if item.get("status") not in (None, *EXPECTED_STATUSES):
             raise ExpectationsError(f"{where}: status must be one of {', '.join(sorted(EXPECTED_STATUSES))}")
         isa = item.get("isa", "")
@@ -64,7 +66,7 @@ def load_file(path: Path) -> list[Entry]:
         entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
                       status=item.get("status"), versions=item.get("versions", ""), isa=isa, file=str(path),
                       line=line, match=item.get("match"), signature=item.get("signature", ""),
-                      pins=_pins(item, where),
+                      pins=_pins(item, where), unstable=item.get("unstable", False),
                       problem="" if "match" in item else never_matches(item.get("id"), item.get("glob")))
         try:
             if "versions" in item:  # every clause now, not at first use; an empty range would match every version

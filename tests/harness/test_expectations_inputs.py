@@ -139,3 +139,26 @@ def test_a_deeply_nested_expectations_file_names_its_line(tmp_path, depth):
     path = entries_file(tmp_path, "- id: " + GOOD_ID + "\n  reason: " + "[" * depth + "]" * depth + "\n")
     with pytest.raises(ExpectationsError, match=r"exp.yaml:\d+: .*nest"):
         load_file(path)
+
+
+def test_an_unstable_entry_lets_a_pass_be_a_pass_and_still_expects_its_failure(tmp_path):
+    """unstable: true (docs/ci-gate.md): an item whose runtime answer depends on what ran before it (conformance
+    verify's 'unstable'); a pass is recorded as pass, said so, not an xpass; a failure is its entry's xfail."""
+    from dataclasses import replace
+
+    from conformance.expectations import Expectations
+    from conformance.records import ResultRecord
+
+    path = tmp_path / "unstable.yaml"
+    path.write_text(f"entries:\n- id: {GOOD_ID}\n  reason: garbage valid_outputs\n  unstable: true\n")
+    entries = Expectations(load_file(path))
+    record = ResultRecord(id="ai.onnx/AveragePool-22/ceil[float32]", op="AveragePool", domain="ai.onnx",
+                          version=22, dtype="float32", backend="onnxruntime", status="pass")
+    assert record.expectation_id == GOOD_ID
+    passed = entries.apply(record)
+    assert passed.status == "pass" and "unstable" in passed.reason
+    failed = entries.apply(replace(record, status="fail", reason="y: 3 of 4 elements outside tolerance"))
+    assert failed.status == "xfail"
+    path.write_text(f"entries:\n- id: {GOOD_ID}\n  reason: r\n  unstable: sometimes\n")
+    with pytest.raises(ExpectationsError, match="unstable is true or false"):
+        load_file(path)
