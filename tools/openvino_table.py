@@ -24,8 +24,10 @@ def table(results: Path) -> str:
     machine = ""
     for line in results.read_text().splitlines():
         record = json.loads(line)
-        if "meta" in record:
-            machine = record["meta"].get("machine", {}).get("isa", machine)
+        if "meta" in record:  # a part's "machine", a merged file's "machines"
+            meta = record["meta"]
+            machines = meta.get("machines") or [meta.get("machine", {})]
+            machine = ", ".join(sorted({m.get("isa", "") for m in machines if m.get("isa")})) or machine
             continue
         if record.get("domain") != "openvino":
             continue
