@@ -13,8 +13,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -25,11 +25,8 @@ def _planes(factory: str) -> GivenInputs:
             raise Unsupported(f"the opset API has no {case.op}-{case.version} attribute(s) {unknown}")
         return getattr(opset, factory)(*inputs)
 
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", factory_ops[factory]).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return GivenInputs(opsets={8: "openvino.opset8"}, build=build, dtypes_at=dtypes_at,
+    return GivenInputs(opsets={8: "openvino.opset8"}, build=build, dtypes_at=schema_dtypes(factory_ops[factory]),
                          dtype_note="takes uint8 or a floating-point type, as its schema's constraint")
 
 

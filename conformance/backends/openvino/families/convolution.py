@@ -15,7 +15,8 @@ import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -62,15 +63,9 @@ def _backward(factory: str):
     return build
 
 
-def _dtypes(op: str):
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
-    return dtypes_at
-
 
 def _builder(op: str, build) -> OpsetBuilder:
-    return OpsetBuilder(opsets={1: "openvino.opset1"}, build=build, constants=_constants, dtypes_at=_dtypes(op),
+    return OpsetBuilder(opsets={1: "openvino.opset1"}, build=build, constants=_constants, dtypes_at=schema_dtypes(op),
                         dtype_note="takes the types its schema's constraint names")
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -84,11 +84,8 @@ def _psroi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
 
 
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at,
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=schema_dtypes(op),
                        dtype_note="takes the floating-point types its schema's constraint names")
 
 

@@ -7,12 +7,12 @@ Anything the opset API cannot express (a missing required attribute, one the ver
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpsetBuilder
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.opset import PARAMETER, OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -29,19 +29,9 @@ def unary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
         values = [case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)]
         return getattr(opset, factory)(inputs[0], *values)
 
-    return OpsetBuilder(opsets=opsets, build=build, dtypes_at=_schema_dtypes(op),
+    return OpsetBuilder(opsets=opsets, build=build, dtypes_at=schema_dtypes(op),
                         dtype_note="takes the types its schema's constraint names")
 
-
-def _schema_dtypes(op: str) -> Callable[[int], dict[str, str]]:
-    """The element types a version of ``op`` takes: its schema's type constraint (read when asked: the registry
-    is built after this module)."""
-
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
-
-    return dtypes_at
 
 
 def binary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
@@ -55,7 +45,7 @@ def binary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
         mode = str(case.attributes.get("auto_broadcast", "numpy"))
         return getattr(opset, factory)(inputs[0], inputs[1], auto_broadcast=mode.upper())
 
-    return OpsetBuilder(opsets=opsets, build=build, roles=(PARAMETER, PARAMETER), dtypes_at=_schema_dtypes(op),
+    return OpsetBuilder(opsets=opsets, build=build, roles=(PARAMETER, PARAMETER), dtypes_at=schema_dtypes(op),
                         dtype_note="takes the types its schema's constraint names")
 
 
@@ -94,6 +84,6 @@ BUILDERS: dict[str, OpsetBuilder] = {
         ("Add", "add"), ("Subtract", "subtract"), ("Multiply", "multiply"), ("Maximum", "maximum"),
         ("Minimum", "minimum"), ("SquaredDifference", "squared_difference"))},
     "MatMul": OpsetBuilder(opsets={1: "openvino.opset1"}, build=_matmul, roles=(PARAMETER, PARAMETER),
-                           dtypes_at=_schema_dtypes("MatMul"),
+                           dtypes_at=schema_dtypes("MatMul"),
                            dtype_note="takes the types its schema's constraint names"),
 }

@@ -15,7 +15,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families.elementwise import _schema_dtypes, binary
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.families.elementwise import binary
 from conformance.backends.openvino.opset import CONSTANT, FLOAT_TYPES, PARAMETER, OpsetBuilder
 from conformance.model import CaseInstance
 
@@ -41,7 +42,7 @@ def node(op: str, opsets: dict[int, str], build: Build, roles: tuple[str, ...] |
     def built(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
         return build(opset, inputs, case, _attributes(case))
 
-    return OpsetBuilder(opsets=opsets, build=built, roles=roles, dtypes_at=_schema_dtypes(op), dtype_note=_NOTE)
+    return OpsetBuilder(opsets=opsets, build=built, roles=roles, dtypes_at=schema_dtypes(op), dtype_note=_NOTE)
 
 
 def _unary(factory: str) -> Build:
@@ -93,7 +94,7 @@ def _scalars(op: str, opsets: dict[int, str], factory: str, one_input: str | Non
         return getattr(opset, factory)(*inputs)
 
     return OpsetBuilder(opsets=opsets, build=built, constants=lambda case, arrays: list(arrays[1:]),
-                        dtypes_at=_schema_dtypes(op), dtype_note=_NOTE)
+                        dtypes_at=schema_dtypes(op), dtype_note=_NOTE)
 
 
 def _convert(opset: Any, inputs: list[Any], case: CaseInstance, attributes: dict[str, Any]) -> Any:

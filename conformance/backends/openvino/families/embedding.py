@@ -9,8 +9,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -23,11 +23,8 @@ def _bags(op: str, factory: str, version: int, constant_ports: tuple[int, ...] =
         keywords = {a.name: case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)}
         return getattr(opset, factory)(*inputs, **keywords)
 
-    def dtypes_at(v: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(v)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=dtypes_at,
+    return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=schema_dtypes(op),
                        dtype_note="takes any numeric type as emb_table, as its schema's constraint",
                        constant_ports=constant_ports)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families.elementwise import _schema_dtypes
+from conformance.backends.openvino.families._inputs import schema_dtypes
 from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpInput, OpsetBuilder, no_constants
 from conformance.model import CaseInstance
 
@@ -45,7 +45,7 @@ def _builder(op: str, opsets: dict[int, str], roles: tuple[str, ...] | None,
         return build(opset, inputs, _attributes(case), case)
 
     kind = _OptionalTail if optional_tail else OpsetBuilder
-    return kind(opsets=opsets, build=run, roles=roles, dtypes_at=_schema_dtypes(op),
+    return kind(opsets=opsets, build=run, roles=roles, dtypes_at=schema_dtypes(op),
                 constants=_the_others if roles is None else no_constants,
                 dtype_note="takes the types its schema's constraint names")
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.families.elementwise import _schema_dtypes
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
 from conformance.model import CaseInstance
 
 
@@ -38,7 +37,7 @@ def _builder(op: str, opsets: dict[int, str], factory: str, constant_ports: tupl
                               f"{case.version} is read from IR only)")
         return build(make, inputs, _attributes(case))
 
-    return GivenInputs(opsets=opsets, build=run, dtypes_at=_schema_dtypes(op), constant_ports=constant_ports,
+    return GivenInputs(opsets=opsets, build=run, dtypes_at=schema_dtypes(op), constant_ports=constant_ports,
                        dtype_note="takes the types its schema's constraint names")
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
+from conformance.backends.openvino.families._inputs import schema_dtypes
 from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpInput, OpsetBuilder
 from conformance.model import CaseInstance
 
@@ -45,13 +46,6 @@ def _integer_constants(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.
     return list(inputs[1:])
 
 
-def _schema_dtypes(op: str) -> Callable[[int], dict[str, str]]:
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
-
-    return dtypes_at
-
 
 def builder(op: str, opsets: dict[int, str], make: Make) -> OpsetBuilder:
     """The data input a Parameter, the others Constants; ``make`` builds the node from them."""
@@ -59,7 +53,7 @@ def builder(op: str, opsets: dict[int, str], make: Make) -> OpsetBuilder:
     def build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
         return make(opset, inputs, case, _attributes(case))
 
-    return OpsetBuilder(opsets=opsets, build=build, constants=_integer_constants, dtypes_at=_schema_dtypes(op),
+    return OpsetBuilder(opsets=opsets, build=build, constants=_integer_constants, dtypes_at=schema_dtypes(op),
                         dtype_note="takes the types its schema's constraint names")
 
 
@@ -85,7 +79,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "Transpose": builder("Transpose", {1: "openvino.opset1"}, lambda o, i, c, a: o.transpose(i[0], i[1])),
     "Concat": AllParameters(opsets={1: "openvino.opset1"},
                             build=lambda o, i, c: o.concat(list(i), int(_attributes(c)["axis"])),
-                            dtypes_at=_schema_dtypes("Concat"),
+                            dtypes_at=schema_dtypes("Concat"),
                             dtype_note="takes the types its schema's constraint names"),
     "Split": builder("Split", {1: "openvino.opset1"}, lambda o, i, c, a: o.split(i[0], i[1], int(a["num_splits"]))),
     "VariadicSplit": builder("VariadicSplit", {1: "openvino.opset1"},

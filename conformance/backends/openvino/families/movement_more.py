@@ -8,8 +8,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -24,11 +24,8 @@ def _given(op: str, version: int, call: Any, constant_ports: tuple[int, ...] = (
         values = {a.name: case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)}
         return call(opset, inputs, values)
 
-    def dtypes_at(v: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(v)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=dtypes_at,
+    return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=schema_dtypes(op),
                        dtype_note="takes the types its schema's constraint names", constant_ports=constant_ports)
 
 

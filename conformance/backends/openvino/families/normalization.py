@@ -13,20 +13,12 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import CONSTANT, ELEMENT_TYPES, PARAMETER, OpsetBuilder
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder
 from conformance.model import CaseInstance
 
 Factory = Callable[[Any, list[Any], dict[str, Any]], Any]
 
-
-def _dtypes(op: str) -> Callable[[int], dict[str, str]]:
-    """The element types of a version: its schema's constraint (read when asked: the registry is built later)."""
-
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
-
-    return dtypes_at
 
 
 def builder(op: str, opsets: dict[int, str], roles: tuple[str, ...], factory: Factory) -> OpsetBuilder:
@@ -41,7 +33,7 @@ def builder(op: str, opsets: dict[int, str], roles: tuple[str, ...], factory: Fa
                               f"it does not define or without required {missing}")
         return factory(opset, inputs, dict(case.attributes))
 
-    return OpsetBuilder(opsets=opsets, build=build, roles=roles, dtypes_at=_dtypes(op),
+    return OpsetBuilder(opsets=opsets, build=build, roles=roles, dtypes_at=schema_dtypes(op),
                         dtype_note="takes the types its schema's constraint names")
 
 
@@ -61,7 +53,7 @@ def _mvn_builder() -> OpsetBuilder:
     build = builder("MVN", {6: "openvino.opset6"}, (PARAMETER, CONSTANT), _mvn).build
     return OpsetBuilder(opsets={1: "openvino.opset2", 6: "openvino.opset6"}, build=build,
                         constants=lambda case, arrays: [arrays[1]] if case.version >= 6 and len(arrays) > 1 else [],
-                        dtypes_at=_dtypes("MVN"), dtype_note="takes the types its schema's constraint names")
+                        dtypes_at=schema_dtypes("MVN"), dtype_note="takes the types its schema's constraint names")
 
 
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)

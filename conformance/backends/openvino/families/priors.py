@@ -14,8 +14,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -86,13 +86,10 @@ def _binary_convolution(opset: Any, inputs: list[Any], case: CaseInstance) -> An
 
 
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
     priors = op.startswith("PriorBox")  # both inputs fix the shape; RegionYolo's data is a Parameter
     ports = (0, 1) if priors else (1,) if op == "BinaryConvolution" else ()
-    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at, constant_ports=ports,
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=schema_dtypes(op), constant_ports=ports,
                        dtype_note="outputs float32 (T_OUT is set by nothing in the op)" if priors
                        else "takes the floating-point types its schema's constraint names")
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -22,12 +22,8 @@ def _build(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     return opset.fake_quantize(*inputs, int(case.attributes["levels"]), auto_broadcast=mode)
 
 
-def _dtypes(version: int) -> dict[str, str]:
-    allowed = ops.entry("openvino", "FakeQuantize").schema.supported_dtypes(version)
-    return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
-
 
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, OpsetBuilder] = {
-    "FakeQuantize": GivenInputs(opsets={1: "openvino.opset1"}, build=_build, dtypes_at=_dtypes),
+    "FakeQuantize": GivenInputs(opsets={1: "openvino.opset1"}, build=_build, dtypes_at=schema_dtypes("FakeQuantize")),
 }

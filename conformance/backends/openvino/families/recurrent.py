@@ -16,8 +16,8 @@ import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -72,7 +72,7 @@ def _cell(op: str, factory: str, version: int, weights: int) -> OpsetBuilder:
             inputs = [*inputs, opset.constant(np.zeros(rows, dtype=dtype))]
         return getattr(opset, factory)(*inputs, **keywords)
 
-    return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=_dtypes(op),
+    return GivenInputs(opsets={version: f"openvino.opset{version}"}, build=build, dtypes_at=schema_dtypes(op),
                        dtype_note="takes floating-point data", constant_ports=(weights, weights + 1, weights + 2))
 
 
@@ -90,17 +90,10 @@ def _sequence(op: str, factory: str, lengths: int, opset: int = 5) -> OpsetBuild
                               f"link LSTMSequence-1's); the runtime's node says {node.get_type_info().version_id}")
         return node
 
-    return GivenInputs(opsets={5: f"openvino.opset{opset}"}, build=build, dtypes_at=_dtypes(op),
+    return GivenInputs(opsets={5: f"openvino.opset{opset}"}, build=build, dtypes_at=schema_dtypes(op),
                        dtype_note="takes floating-point data",
                        constant_ports=(lengths, lengths + 1, lengths + 2, lengths + 3))
 
-
-def _dtypes(op: str) -> Any:
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
-
-    return dtypes_at
 
 
 #: openvino-domain op -> its builder
@@ -129,7 +122,7 @@ def _attention(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
 
 
 BUILDERS["ScaledDotProductAttention"] = GivenInputs(
-    opsets={13: "openvino.opset13"}, build=_attention, dtypes_at=_dtypes("ScaledDotProductAttention"),
+    opsets={13: "openvino.opset13"}, build=_attention, dtypes_at=schema_dtypes("ScaledDotProductAttention"),
     dtype_note="takes floating-point data")
 
 
@@ -163,10 +156,10 @@ def _ctc_loss(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
 
 # the CTC ops: the data a Parameter, the integer inputs (lengths, labels, blank index) Constants
 BUILDERS["CTCGreedyDecoder"] = GivenInputs(opsets={1: "openvino.opset1"}, build=_greedy,
-                                           dtypes_at=_dtypes("CTCGreedyDecoder"),
+                                           dtypes_at=schema_dtypes("CTCGreedyDecoder"),
                                            dtype_note="takes floating-point data")
 BUILDERS["CTCGreedyDecoderSeqLen"] = GivenInputs(
-    opsets={6: "openvino.opset6"}, build=_greedy_seq_len, dtypes_at=_dtypes("CTCGreedyDecoderSeqLen"),
+    opsets={6: "openvino.opset6"}, build=_greedy_seq_len, dtypes_at=schema_dtypes("CTCGreedyDecoderSeqLen"),
     dtype_note="takes floating-point data", constant_ports=(1, 2))
-BUILDERS["CTCLoss"] = GivenInputs(opsets={4: "openvino.opset4"}, build=_ctc_loss, dtypes_at=_dtypes("CTCLoss"),
+BUILDERS["CTCLoss"] = GivenInputs(opsets={4: "openvino.opset4"}, build=_ctc_loss, dtypes_at=schema_dtypes("CTCLoss"),
                                   dtype_note="takes floating-point data", constant_ports=(1, 2, 3, 4))

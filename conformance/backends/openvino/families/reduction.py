@@ -5,14 +5,14 @@ integer type the case gives them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import CONSTANT, ELEMENT_TYPES, PARAMETER, OpsetBuilder
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.opset import CONSTANT, PARAMETER, OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -21,12 +21,6 @@ def _axes(case: CaseInstance, inputs: list[np.ndarray]) -> list[np.ndarray]:
         raise Unsupported(f"{case.op}-{case.version} takes two inputs (data, axes), got {len(inputs)}")
     return [np.asarray(inputs[1])]
 
-
-def _dtypes(op: str) -> Callable[[int], dict[str, str]]:
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
-    return dtypes_at
 
 
 def reduce(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
@@ -39,7 +33,7 @@ def reduce(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
         return getattr(opset, factory)(inputs[0], inputs[1], bool(case.attributes.get("keep_dims", False)))
 
     return OpsetBuilder(opsets=opsets, build=build, constants=_axes, roles=(PARAMETER, CONSTANT),
-                        dtypes_at=_dtypes(op), dtype_note="takes the types its schema's constraint names")
+                        dtypes_at=schema_dtypes(op), dtype_note="takes the types its schema's constraint names")
 
 
 #: openvino-domain op -> its builder (builders.BUILDERS takes them all)

@@ -6,7 +6,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import ELEMENT_TYPES, PARAMETER, OpsetBuilder
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.opset import PARAMETER, OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -19,12 +20,9 @@ def _search(op: str, factory: str, version: int) -> OpsetBuilder:
         keywords = {a.name: case.attributes.get(a.name, a.default) for a in schema.attributes_at(case.version)}
         return getattr(opset, factory)(inputs[0], inputs[1], **keywords)
 
-    def dtypes_at(v: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(v)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
     return OpsetBuilder(opsets={version: f"openvino.opset{version}"}, build=build, roles=(PARAMETER, PARAMETER),
-                        dtypes_at=dtypes_at, dtype_note="takes the types its schema's constraint names")
+                        dtypes_at=schema_dtypes(op), dtype_note="takes the types its schema's constraint names")
 
 
 #: openvino-domain op -> its builder

@@ -9,7 +9,8 @@ import numpy as np
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -24,12 +25,9 @@ def _transform(op: str, factory: str, version: int) -> OpsetBuilder:
             raise Unsupported(f"the opset API has no {case.op}-{case.version} attribute(s) {unknown}")
         return getattr(opset, factory)(*inputs)
 
-    def dtypes_at(v: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(v)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
     return OpsetBuilder(opsets={version: f"openvino.opset{version}"}, build=build, constants=_rest,
-                        dtypes_at=dtypes_at, dtype_note="takes floating-point data")
+                        dtypes_at=schema_dtypes(op), dtype_note="takes floating-point data")
 
 
 def _stft(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
@@ -49,7 +47,6 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "RDFT": _transform("RDFT", "rdft", 9),
     "IRDFT": _transform("IRDFT", "irdft", 9),
     "STFT": OpsetBuilder(opsets={15: "openvino.opset15"}, build=_stft, constants=_rest,
-                         dtypes_at=lambda v: {d: ELEMENT_TYPES[d] for d in
-                                              ops.entry("openvino", "STFT").schema.supported_dtypes(v)},
+                         dtypes_at=schema_dtypes("STFT"),
                          dtype_note="takes floating-point data"),
 }

@@ -11,8 +11,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -31,11 +31,8 @@ def given(op: str, factory: str, opsets: dict[int, str], constant_ports: tuple[i
         defaults = {a.name: a.default for a in schema.attributes_at(case.version)}
         return make(*inputs, **{name: case.attributes.get(name, defaults.get(name)) for name in attributes})
 
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return GivenInputs(opsets=opsets, build=build, dtypes_at=dtypes_at, constant_ports=constant_ports,
+    return GivenInputs(opsets=opsets, build=build, dtypes_at=schema_dtypes(op), constant_ports=constant_ports,
                        dtype_note="takes the types its schema's constraint names")
 
 

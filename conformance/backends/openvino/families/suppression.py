@@ -9,8 +9,7 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.families._inputs import GivenInputs
-from conformance.backends.openvino.families.elementwise import _schema_dtypes
+from conformance.backends.openvino.families._inputs import GivenInputs, schema_dtypes
 from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
@@ -38,7 +37,7 @@ def _nms(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
 def _nms_builder() -> OpsetBuilder:
     return GivenInputs(opsets={1: "openvino.opset1", 3: "openvino.opset3", 4: "openvino.opset4", 5: "openvino.opset5",
                                9: "openvino.opset13"}, build=_nms,
-                       dtypes_at=_schema_dtypes("NonMaxSuppression"), constant_ports=(2, 3, 4, 5),
+                       dtypes_at=schema_dtypes("NonMaxSuppression"), constant_ports=(2, 3, 4, 5),
                        dtype_note="takes the types its schema's constraint names")
 
 
@@ -91,17 +90,17 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "NonMaxSuppression": _nms_builder(),
     # roisnum (-9's third input) is data: a Parameter
     "MulticlassNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8", 9: "openvino.opset9"}, build=_multiclass,
-                                               dtypes_at=_schema_dtypes("MulticlassNonMaxSuppression"),
+                                               dtypes_at=schema_dtypes("MulticlassNonMaxSuppression"),
                                                dtype_note="takes the types its schema's constraint names"),
-    "NMSRotated": GivenInputs(opsets={13: "openvino.opset13"}, build=_rotated, dtypes_at=_schema_dtypes("NMSRotated"),
+    "NMSRotated": GivenInputs(opsets={13: "openvino.opset13"}, build=_rotated, dtypes_at=schema_dtypes("NMSRotated"),
                               constant_ports=(2, 3, 4), dtype_note="takes the types its schema's constraint names"),
     "MatrixNonMaxSuppression": GivenInputs(opsets={8: "openvino.opset8"}, build=_matrix,
-                                           dtypes_at=_schema_dtypes("MatrixNonMaxSuppression"),
+                                           dtypes_at=schema_dtypes("MatrixNonMaxSuppression"),
                                            dtype_note="takes the types its schema's constraint names"),
     "ExperimentalDetectronTopKROIs": GivenInputs(opsets={6: "openvino.opset6"}, build=_topk_rois,
-                                                 dtypes_at=_schema_dtypes("ExperimentalDetectronTopKROIs"),
+                                                 dtypes_at=schema_dtypes("ExperimentalDetectronTopKROIs"),
                                                  dtype_note="takes the types its schema's constraint names"),
     # the axis must be a Constant (the text)
-    "Unique": GivenInputs(opsets={10: "openvino.opset10"}, build=_unique, dtypes_at=_schema_dtypes("Unique"),
+    "Unique": GivenInputs(opsets={10: "openvino.opset10"}, build=_unique, dtypes_at=schema_dtypes("Unique"),
                           constant_ports=(1,), dtype_note="takes the types its schema's constraint names"),
 }

@@ -10,7 +10,8 @@ from typing import Any
 
 from conformance import ops
 from conformance.backends.base import Unsupported
-from conformance.backends.openvino.opset import ELEMENT_TYPES, OpsetBuilder
+from conformance.backends.openvino.families._inputs import schema_dtypes
+from conformance.backends.openvino.opset import OpsetBuilder
 from conformance.model import CaseInstance
 
 
@@ -25,11 +26,8 @@ def _unary(op: str, factory: str, opsets: dict[int, str]) -> OpsetBuilder:
                               f"{case.version} is read from IR only)")
         return make(inputs[0])
 
-    def dtypes_at(version: int) -> dict[str, str]:
-        allowed = ops.entry("openvino", op).schema.supported_dtypes(version)
-        return {d: ELEMENT_TYPES[d] for d in allowed if d in ELEMENT_TYPES}
 
-    return OpsetBuilder(opsets=opsets, build=build, dtypes_at=dtypes_at,
+    return OpsetBuilder(opsets=opsets, build=build, dtypes_at=schema_dtypes(op),
                         dtype_note="takes the types its schema's constraint names")
 
 
