@@ -86,20 +86,12 @@ def _binary_convolution(opset: Any, inputs: list[Any], case: CaseInstance) -> An
 
 
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
-
     priors = op.startswith("PriorBox")  # both inputs fix the shape; RegionYolo's data is a Parameter
     ports = (0, 1) if priors else (1,) if op == "BinaryConvolution" else ()
     return GivenInputs(opsets=opsets, build=build, dtypes_at=schema_dtypes(op), constant_ports=ports,
                        dtype_note="outputs float32 (T_OUT is set by nothing in the op)" if priors
                        else "takes the floating-point types its schema's constraint names")
 
-
-def _present(op: str) -> bool:
-    try:
-        ops.entry("openvino", op)
-    except LookupError:
-        return False
-    return True
 
 
 _ALL: dict[str, tuple[dict[int, str], Any]] = {
@@ -111,4 +103,4 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
 BUILDERS: dict[str, OpsetBuilder] = {op: _builder(op, opsets, build) for op, (opsets, build) in _ALL.items()
-                                     if _present(op)}
+                                     if ops.find("openvino", op) is not None}

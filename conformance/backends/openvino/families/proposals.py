@@ -105,17 +105,9 @@ def _proposal(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
 
 
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
-
     return GivenInputs(opsets=opsets, build=build, dtypes_at=schema_dtypes(op),
                        dtype_note="takes the floating-point types its schema's constraint names")
 
-
-def _present(op: str) -> bool:
-    try:
-        ops.entry("openvino", op)
-    except LookupError:
-        return False
-    return True
 
 
 _ALL: dict[str, tuple[dict[int, str], Any]] = {
@@ -128,4 +120,4 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
 BUILDERS: dict[str, OpsetBuilder] = {op: _builder(op, opsets, build) for op, (opsets, build) in _ALL.items()
-                                     if _present(op)}
+                                     if ops.find("openvino", op) is not None}
