@@ -78,24 +78,32 @@ def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
     pad = int(2 * pad_value - 1) if pad_value in (0.0, 1.0) else None
     axes = _geometry(since, x.shape, w.shape, attributes)
     (ay, ax) = axes
+    # each kernel tap at once over every output position: the input padded (pad_value's bit, or 0 and marked
+    # unspecified), then one strided view per tap; the sum of the taps' products is the text's xnor-popcount
+    (n, c, h, width), (y_size, x_size) = x.shape, w.shape[2:]
+    below_y = max(0, ay.pad_begin)
+    below_x = max(0, ax.pad_begin)
+    span_y = (ay.out - 1) * ay.stride + (y_size - 1) * ay.dilation + 1
+    span_x = (ax.out - 1) * ax.stride + (x_size - 1) * ax.dilation + 1
+    above_y = max(0, span_y - ay.pad_begin - h)
+    above_x = max(0, span_x - ax.pad_begin - width)
+    padded = np.full((n, c, h + below_y + above_y, width + below_x + above_x), 0 if pad is None else pad, np.int64)
+    padded[:, :, below_y:below_y + h, below_x:below_x + width] = xs
+    outside = np.ones(padded.shape[2:], bool)
+    outside[below_y:below_y + h, below_x:below_x + width] = False
     out = np.zeros(shape, np.int64)
+    reaches_padding = np.zeros((ay.out, ax.out), bool)
+    for ky in range(y_size):
+        for kx in range(x_size):
+            first_y = below_y - ay.pad_begin + ky * ay.dilation
+            first_x = below_x - ax.pad_begin + kx * ax.dilation
+            rows = slice(first_y, first_y + (ay.out - 1) * ay.stride + 1, ay.stride)
+            cols = slice(first_x, first_x + (ax.out - 1) * ax.stride + 1, ax.stride)
+            out += np.einsum("ncyx,kc->nkyx", padded[:, :, rows, cols], ws[:, :, ky, kx])
+            reaches_padding |= outside[rows, cols]
     unspecified = np.zeros(shape, bool)
-    for oy in range(ay.out):
-        for ox in range(ax.out):
-            total = np.zeros((x.shape[0], w.shape[0]), np.int64)
-            for ky in range(w.shape[2]):
-                for kx in range(w.shape[3]):
-                    iy = oy * ay.stride + ky * ay.dilation - ay.pad_begin
-                    ix = ox * ax.stride + kx * ax.dilation - ax.pad_begin
-                    if 0 <= iy < x.shape[2] and 0 <= ix < x.shape[3]:
-                        taps = xs[:, :, iy, ix]  # [N, C_IN]
-                    elif pad is None:
-                        unspecified[:, :, oy, ox] = True
-                        continue
-                    else:
-                        taps = np.full((x.shape[0], x.shape[1]), pad, np.int64)
-                    total += taps @ ws[:, :, ky, kx].T
-            out[:, :, oy, ox] = total
+    if pad is None:
+        unspecified[:, :] = reaches_padding
     y = out.astype(x.dtype)
     if unspecified.any():
         y = np.where(unspecified, 0, y).astype(x.dtype)
