@@ -130,3 +130,14 @@ def check_shape(data: dict[str, Any]) -> None:
         raise TypeError(f"field 'configuration' must be an object, not {data['configuration']!r:.60}")
     for name in ("reference_values", "actual_values"):
         _values(name, data.get(name))
+    _widened(data.get("widened", {}))
+
+
+def _widened(value: Any) -> None:
+    """``widened`` (an expectations entry's wider bound: verdict.Widening): {scale, entry, without?}, or {}."""
+    if not value:
+        return
+    if not _is_number(value.get("scale")) or not isinstance(value.get("entry"), str) \
+            or not isinstance(value.get("without", ""), str):
+        raise TypeError(f"field 'widened' must be {{scale: number, entry: FILE:LINE, without?: status}}, not "
+                        f"{value!r:.60}")

@@ -77,6 +77,9 @@ class ResultRecord:
     outputs: list[dict[str, Any]] = field(default_factory=list)
     lowered: str = ""  # how a cross-spec lowering ran the case, if it did
     expectation: str = ""  # reason of the expectations entry that applied, if any
+    #: judged with a bound an expectations entry widened (``tolerance: {scale: N}``): {scale, entry: its FILE:LINE,
+    #: without: the status the op's own bound gives (once compared)}; {} for every other record
+    widened: dict[str, Any] = field(default_factory=dict)
     #: the status before expectations were applied ("" in records of older runs): a results file can be judged
     #: again against other expectations without the machine that produced it (conformance report --rejudge)
     outcome: str = ""
@@ -265,7 +268,7 @@ FIELD_TYPES: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("max_abs_err", "max_rel_err", "max_ulp"), (*_NUM, _OPT)),
     **dict.fromkeys(("expected_shape", "actual_shape", "error_grid"), (list, _OPT)),
     **dict.fromkeys(("expected_dtype", "actual_dtype", "layout"), (str, _OPT)),
-    "attributes": (dict,), "error_grid_at": (dict, _OPT),
+    "attributes": (dict,), "error_grid_at": (dict, _OPT), "widened": (dict,),
     **dict.fromkeys(("input_shapes", "tags", "worst", "outputs"), (list,)),
 }
 

@@ -24,7 +24,7 @@ from conformance.model import CaseInstance
 from conformance.oracle import Oracles, Prediction, predict
 from conformance.records import ResultRecord
 from conformance.reference_column import REFERENCE
-from conformance.verdict import Judgement, Trial, finish, judge, record
+from conformance.verdict import Judgement, Trial, Widening, finish, judge, record
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.backends.batch_answer import Batched
@@ -41,7 +41,13 @@ def result(instance: CaseInstance, backend: Column | Backend | None, expectation
     (backends/batching/dispatch.py), used instead of calling ``run``. ``repro`` and ``nodeid`` (the pytest item's)
     are fields of the record as built: records are frozen. ``oracles``: the run's (oracle.py), which keep an
     instance's oracle for its other columns; None: computed for this call."""
-    made = _record(instance, _column(backend), batched, nodeid=nodeid, repro=repro, oracles=oracles)
+    column = _column(backend)
+    # the entry that will hold for the item, asked before it is judged: one that widens the bound is the bound it
+    # is judged by (the record says so: verdict.widened)
+    entry = None if expectations is None or column is None else \
+        expectations.for_instance(instance, column.name, column.version, column.isa)
+    widen = Widening(entry.scale, entry.where) if entry is not None and entry.scale is not None else None
+    made = _record(instance, column, batched, nodeid=nodeid, repro=repro, oracles=oracles, widen=widen)
     return finish(made, expectations)
 
 
@@ -61,11 +67,13 @@ def _column(backend: Column | Backend | None) -> Column | None:
 
 
 def _record(instance: CaseInstance, column: Column | None, batched: Batched | None = None, nodeid: str = "",
-            repro: str = "", oracles: Oracles | None = None) -> ResultRecord:
+            repro: str = "", oracles: Oracles | None = None, widen: Widening | None = None) -> ResultRecord:
     start = time.perf_counter()
     judgement: Judgement = {"backend_version": "local"} if column is None else column.facts()
+    if widen is not None:  # every record of the item says so, one that compared nothing too
+        judgement["widened"] = widen.fields()
     try:
-        judgement.update(_judgement(instance, column, batched, oracles))
+        judgement.update(_judgement(instance, column, batched, oracles, widen))
     except BadAnswer as exc:  # a plugin's slip (supports() returning None) is never a pass or a skip
         judgement.update(status="error", reason=str(exc))
     except Exception as exc:  # a harness-side failure must still cost one result, not the run
@@ -85,7 +93,7 @@ def _since(start: float) -> float:
 
 
 def _judgement(instance: CaseInstance, column: Column | None, batched: Batched | None,
-               oracles: Oracles | None) -> Judgement:
+               oracles: Oracles | None, widen: Widening | None = None) -> Judgement:
     if column is None:
         prediction = predict(instance, oracles)
         return judge(instance, prediction, reference_column.trial(instance, prediction))
@@ -110,5 +118,6 @@ def _judgement(instance: CaseInstance, column: Column | None, batched: Batched |
                       shows_reference=reply.status != "unsupported")
     else:
         trial = Trial({"lowered": reply.answer.lowering, "runtime_s": reply.runtime_s}, actual=reply.answer.outputs,
-                      expected=prediction.expected, column=column.name, scale=column.scale, shows_actual=True)
+                      expected=prediction.expected, column=column.name, scale=column.scale, shows_actual=True,
+                      widen=widen)
     return judge(instance, prediction, trial)

@@ -43,6 +43,20 @@ class Claims:
 
 
 @dataclass(frozen=True)
+class Widening:
+    """An expectations entry's ``tolerance: {scale: N}`` for one item: its bound is the op's derived one times
+    ``scale`` (and the backend's own scale), and every record of the item says so (its ``widened`` field)."""
+
+    scale: float
+    entry: str  # the entry's FILE:LINE
+
+    def fields(self) -> dict[str, object]:
+        """The record's ``widened``: the factor and the entry (and, once compared, ``without``: the status the
+        op's own bound gives)."""
+        return {"scale": self.scale, "entry": self.entry}
+
+
+@dataclass(frozen=True)
 class Trial:
     """What one column made of an instance, handed to ``judge`` once: the record fields its run decided (timings,
     the lowering, a status when there is nothing to compare), and the outputs to compare when there are."""
@@ -55,6 +69,7 @@ class Trial:
     shows_reference: bool = True  # the record shows the reference's values (the column ran, or tried to)
     shows_actual: bool = False  # the record shows the outputs' values (a backend's; the reference's are shown)
     claims: Claims | None = None
+    widen: Widening | None = None  # an expectations entry's wider bound for this item (runner.py)
 
 
 def judge(instance: CaseInstance, prediction: Prediction, trial: Trial) -> Judgement:
@@ -72,8 +87,30 @@ def judge(instance: CaseInstance, prediction: Prediction, trial: Trial) -> Judge
     if actual is not None:
         if trial.shows_actual:
             judgement["actual_values"] = output_values(instance, actual[0]) if actual else None
-        judgement.update(judge_outputs(prediction.evidence, trial.expected, actual, trial.column, trial.scale))
+        widen = trial.widen.scale if trial.widen is not None else 1.0
+        judgement.update(judge_outputs(prediction.evidence, trial.expected, actual, trial.column, trial.scale * widen))
+        if trial.widen is not None:  # and what the op's own bound says, so that a pass only with it says so
+            own = judge_outputs(prediction.evidence, trial.expected, actual, trial.column, trial.scale)
+            judgement.update(widened(judgement, trial.widen, own))
     return judgement if trial.claims is None else _held_to_claims(judgement, trial.claims)
+
+
+def widened(judgement: Judgement, widen: Widening, own: Judgement) -> Judgement:
+    """The record fields of an item judged with a widened bound: ``widened`` ({scale, entry, without: the status
+    the op's own bound gives}) and a reason that says which bound decided, so no pass is silent about it."""
+    status, times = judgement["status"], f"{widen.scale:g}x by {widen.entry}"
+    by = f"the bound {'widened' if widen.scale >= 1 else 'narrowed'} {times}"
+    reason = judgement.get("reason", "")
+    if status == "pass" and own["status"] != "pass":
+        first = own.get("reason", "").split("\n", 1)[0]
+        reason = f"passes only with {by} (the op's own bound: {first})"
+    elif status == "pass":
+        reason = "; ".join(filter(None, [f"passes within the op's own bound: {by} is not needed", reason]))
+    elif own["status"] == "pass":
+        reason = f"fails only with {by}: {reason}"
+    else:
+        reason = f"fails even with {by}: {reason}"
+    return {"reason": reason, "widened": {**widen.fields(), "without": own["status"]}}
 
 
 def _held_to_claims(judgement: Judgement, claims: Claims) -> Judgement:

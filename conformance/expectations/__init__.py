@@ -6,6 +6,8 @@ swallows tests elsewhere — or names the fields its items share (``match:``, ma
 items fail (``signature:``, signature.py): an item failing another way is a changed failure, not ``xfail``; an
 entry for several items pins each one's own failure (``pins:``, item id -> signature), so one member cannot grow
 unseen under the group's largest.
+An entry may instead widen its items' bound (``tolerance: {scale: N}``): the runner judges them with the op's
+derived bound times N (``widen``), and their records say so; it expects no failure.
 Entries may be limited to backend version ranges and to ISA levels (``isa:``, matched against the level the record
 ran at: docs/isa.md). A failing result that an entry expects becomes ``xfail``; a passing one becomes ``xpass``,
 which fails the run (the divergence was fixed: drop the entry). An entry that matches no item of a run is reported
@@ -32,7 +34,7 @@ from conformance.expectations.entry import (  # noqa: F401 - re-exported
 from conformance.expectations.files import load_file, never_matches, write_file  # noqa: F401 - re-exported
 from conformance.expectations.match import ExpectationsError, version_in_range  # noqa: F401 - the tests import it here
 from conformance.expectations.outcome import outcome_of
-from conformance.records import ResultRecord
+from conformance.records import ResultRecord, base_backend, item_id
 
 
 @dataclass
@@ -72,6 +74,12 @@ class Expectations:
         the first in file order (``subject``: the item's record or case instance, for ``match:``)."""
         found = self.holding(item_id, backend_version, isa, subject, every=False)
         return found[0] if found else None
+
+    def for_instance(self, instance: Any, column: str, version: str | None, isa: str = "") -> Entry | None:
+        """The entry that will hold for ``instance``'s item on ``column`` before its record is made: what the
+        runner asks before it judges (a ``tolerance:`` entry widens the bound the item is judged by). The same
+        entry ``apply`` finds from the record: the instance has the fields a ``match:`` entry reads."""
+        return self.find(item_id(instance.id, base_backend(column)), version or "", isa, instance)
 
     def holding(self, item_id: str, backend_version: str, isa: str = "", subject: Any = None,
                 every: bool = True) -> list[Entry]:
@@ -126,12 +134,16 @@ class Expectations:
         note = entry.reason + (f" ({entry.link})" if entry.link else "")
         # the report's drill-down shows this field: a match: entry is found by its file and line, not by an id, and
         # what it pins is what the record is judged against
-        where = f"{Path(entry.file).name}:{entry.line}" if entry.file else ""
         signature = entry.signature_for(record.expectation_id)
         pins = f"signature {signature!r}" if signature else ""
+        widens = f"tolerance scale {entry.scale:g}" if entry.scale is not None else ""
+        said = ", ".join(filter(None, (entry.where, pins, widens)))
         # set before the outcome is read: outcome_of reads the runner's reason below the line an entry put first
-        record = replace(record, expectation=note + (f" [{', '.join(filter(None, (where, pins)))}]"
-                                                     if where or pins else ""))
+        record = replace(record, expectation=note + (f" [{said}]" if said else ""))
+        if not entry.expects_failure:
+            # the runner judged the item with the entry's bound (verdict.py: the record's ``widened`` and reason say
+            # so): its status stands, a pass is no unexpected pass and a failure no expected one
+            return record
         status, reason = record.status, record.reason
         changed: list[str] = []
         if signature and status in EXPECTED_STATUSES:

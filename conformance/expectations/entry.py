@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,7 +14,11 @@ from conformance.records import base_backend, split_item_id
 EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
 #: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
 CHANGED = "changed failure: "
-KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa", "unstable")
+KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa", "unstable",
+        "tolerance")
+#: The keys that say what an entry expects of its items' failures: an entry that widens the bound (``tolerance:``)
+#: expects none, so it takes none of them (files.py refuses the mix).
+FAILURE_KEYS = ("status", "signature", "pins", "unstable")
 
 
 @dataclass
@@ -33,6 +38,9 @@ class Entry:
     #: the runtime's answer for these items depends on what ran before them (uninitialised memory: what
     #: ``conformance verify`` calls unstable): a pass stays a pass, said so, instead of an unexpected pass
     unstable: bool = False
+    #: ``{"scale": N}``: its items are judged with the op's derived bound times N (docs/ci-gate.md); such an entry
+    #: expects no failure: an item it holds passes or fails by the widened bound, said in its record (``widened``)
+    tolerance: dict[str, float] = field(default_factory=dict)
     file: str = ""
     line: int = 0
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
@@ -53,6 +61,21 @@ class Entry:
             return matching.key(self.match)
         return self.id if self.id is not None else f"glob:{self.glob}"
 
+    @property
+    def where(self) -> str:
+        """FILE:LINE as records name the entry (the file's name: a shipped file's path is the install's)."""
+        return f"{Path(self.file).name}:{self.line}" if self.file else ""
+
+    @property
+    def scale(self) -> float | None:
+        """The factor a ``tolerance:`` entry widens its items' bound by; None for other entries."""
+        return self.tolerance.get("scale") if self.tolerance else None
+
+    @property
+    def expects_failure(self) -> bool:
+        """An entry of known failures (xfail); False for one that only widens its items' bound."""
+        return not self.tolerance
+
     def matches_id(self, item_id: str, subject: Any = None) -> bool:
         """``subject``: the item's record or case instance, which a ``match:`` entry needs (without it, it matches
         nothing)."""
@@ -72,7 +95,7 @@ class Entry:
         data: dict[str, Any] = ({"match": self.match} if self.match is not None else
                                 {"id": self.id} if self.id is not None else {"glob": self.glob})
         data["reason"] = self.reason
-        for key in ("link", "status", "signature", "pins", "versions", "isa", "unstable"):
+        for key in ("link", "status", "signature", "pins", "versions", "isa", "unstable", "tolerance"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data

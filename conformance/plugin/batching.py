@@ -118,7 +118,7 @@ class Batcher:
         if expectations is not None:
             entry = expectations.find(item_id(instance.id, base_backend(column.name)), column.version, column.isa,
                                       instance)
-            if entry is not None and entry.status != "fail":
+            if entry is not None and entry.expects_failure and entry.status != "fail":
                 return False  # known to crash, error or time out (or any failure): that belongs to the case alone
         return True
 

@@ -24,6 +24,7 @@ from .junit import write_junit
 from .matrix import build_matrix, format_terminal_matrix, printable
 from .merge import Duplicate, MergeResult, merge_files, merge_records
 from .side_by_side import write_side_by_side
+from .widened import summary_line as widened_line
 
 __all__ = [
     "BaselineDiff",
@@ -122,6 +123,8 @@ class ReportSummary:
         lines += [f"warning: {p(where)}: skipped a torn last line (a write the kill cut short)" for where in self.torn]
         if self.duplicates:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
+        if widened := widened_line(self.records):
+            lines.append(p(widened))
         if self.diff is not None:
             c = self.diff.counts()
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))

@@ -24,6 +24,7 @@ from .embed import embed_json, pack_summary
 from .matrix import Cell, Matrix, build_matrix
 from .merge import Duplicate
 from .ship import by_failures, ship_html
+from .widened import section_html as widened_section
 
 #: Tables of the static sections stop here: a 20,000-row list belongs in the filterable results list.
 LIST_LIMIT = 500
@@ -238,6 +239,9 @@ def render_html(
     ]
     if diff is not None:
         big.append(("regressions", len(diff.regressions), "bad" if diff.regressions else "good"))
+    widened = sum(1 for r in records if r.widened)
+    if widened:  # a wider bound is never silent (widened.py)
+        big.append(("widened bounds", widened, ""))
     totals = "".join(f'<div class="big {k}"><b>{v}</b><span>{escape(n)}</span></div>' for n, v, k in big)
     src = f" · from {len(sources)} result file(s)" if sources else ""
     dups = list(duplicates)
@@ -258,6 +262,9 @@ def render_html(
         f'<section id="errata"><h2>Spec errata <small>{counts.get("erratum", 0)} records</small></h2>'
         f"{_errata_html(records)}</section>",
     ]
+    if widened:
+        nav.append('<a href="#widened">Widened bounds</a>')
+        parts.append(widened_section(records))
     if dups:
         nav.append('<a href="#duplicates">Duplicates</a>')
         parts.append(
