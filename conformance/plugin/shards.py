@@ -89,14 +89,32 @@ def costs_of(items: list[pytest.Item], known: dict[str, float] | None = None) ->
 
 
 def assign_shards(items: list[pytest.Item], count: int, known: dict[str, float] | None = None) -> dict[str, int]:
-    """Longest-processing-time-first over the item set: deterministic (ties broken by node id) and balanced."""
+    """Longest-processing-time-first over the item set: deterministic (ties broken by node id) and balanced. The
+    items of one case instance (its backend columns) go to one shard together: its oracle (inputs, reference,
+    magnitude) is then computed in one process, not once per shard that runs one of its columns."""
+    costs = dict((nodeid, cost) for cost, nodeid in costs_of(items, known))
+    groups: dict[str, list[str]] = {}
+    for item in items:
+        groups.setdefault(instance_key(item), []).append(item.nodeid)
     loads = [(0.0, s) for s in range(count)]  # a heap: the least loaded shard, the lowest index among equals
     assignment: dict[str, int] = {}
-    for cost, nodeid in sorted(costs_of(items, known), key=lambda p: (-p[0], p[1])):
+    weighed = sorted(((sum(costs[n] for n in members), key) for key, members in groups.items()),
+                     key=lambda p: (-p[0], p[1]))
+    for cost, key in weighed:
         load, shard = heapq.heappop(loads)
         heapq.heappush(loads, (load + cost, shard))
-        assignment[nodeid] = shard
+        assignment.update((nodeid, shard) for nodeid in groups[key])
     return assignment
+
+
+def instance_key(item: pytest.Item) -> str:
+    """What the items of one case instance share: the node id without its backend column
+    (``file::case::onnxruntime[float32]`` -> ``file::case[float32]``); an item of no instance is its own group."""
+    if getattr(item, "instance", None) is None:
+        return item.nodeid
+    head, _, column = item.nodeid.rpartition("::")
+    _, bracket, params = column.partition("[")
+    return f"{head}{bracket}{params}"
 
 
 costs_key = pytest.StashKey[dict]()

@@ -106,3 +106,17 @@ def test_a_bad_shard_is_a_usage_error_before_the_workers_start(pytester: pytest.
                                            "--cases=cases.yaml", "--shard=3/2", "-n", "2")
     assert result.ret == 4 and "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     assert "--shard=3/2: expected i/n with 1 <= i <= n" in result.stderr.str()
+
+
+def test_the_columns_of_one_instance_share_a_shard():
+    """Its oracle is computed once: every column of a case instance runs in the shard of its first."""
+    ids = [f"cases/x.yaml::ai.onnx/Op-1/case{k}::{backend}[{dtype}]" for k in range(30)
+           for backend in ("reference", "onnxruntime", "openvino", "onednn@avx2") for dtype in ("float32", "float16")]
+    instance = SimpleNamespace(input_shapes=[[2, 3]])
+    found = shards.assign_shards([SimpleNamespace(nodeid=i, instance=instance) for i in ids], 3)
+    by_instance: dict[str, set[int]] = {}
+    for nodeid, shard in found.items():
+        head, _, column = nodeid.rpartition("::")
+        by_instance.setdefault(head + column.partition("[")[2], set()).add(shard)
+    assert len(by_instance) == 60 and all(len(s) == 1 for s in by_instance.values())
+    assert set(found.values()) == {0, 1, 2}
