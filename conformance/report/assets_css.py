@@ -59,6 +59,8 @@ details.rec>summary .why{color:var(--muted);overflow:hidden;text-overflow:ellips
 min-width:0}
 details.rec[open]>summary{border-bottom:1px solid var(--line);background:#f6f8fa;border-radius:8px 8px 0 0}
 .body{padding:10px 14px;display:grid;grid-template-columns:minmax(320px,1fr) minmax(320px,1fr);gap:10px 28px}
+/* a grid item keeps to its column: a wide worst-elements table scrolls instead of running under the heatmap */
+.body>div{min-width:0;overflow-x:auto}
 .body h4{margin:4px 0;font-size:13px;color:var(--muted);font-weight:600;text-transform:uppercase;
 letter-spacing:.03em}
 .kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:13px}
@@ -76,5 +78,6 @@ svg.heat rect:hover{stroke:#000;stroke-width:1}
 svg.heat rect.worst-cell{stroke:#000;stroke-width:1.5;pointer-events:none}
 ul.slices{margin:2px 0;padding-left:18px;font-size:12px}
 #results,details.rec{scroll-margin-top:44px}
+#linked{border-color:#0969da}.permalink{grid-column:1/-1;font-size:12px}.permalink a{color:#0969da}
 .more{margin-top:8px}
 """

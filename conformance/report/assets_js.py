@@ -6,6 +6,8 @@ page of summaries at a time and loads and builds a record's drill-down only when
 one array filter, not 20,000 DOM nodes.
 """
 
+from .assets_js_fragment import FRAGMENT_JS
+
 JS = r"""
 (function(){
 'use strict';
@@ -69,15 +71,6 @@ function chip(s,text){return el('span',{'class':'chip s-'+s,text:text==null?s:te
 
 var st=$('f-status'), fb=$('f-backend'), fo=$('f-op'), fq=$('f-q');
 var want={};
-function readHash(){
-  var p=new URLSearchParams(location.hash.slice(1));
-  var s=p.get('status');
-  D.statuses.forEach(function(x){want[x]=s?s.split(',').indexOf(x)>=0:D.failing.indexOf(x)>=0;});
-  if(p.get('backend'))fb.value=p.get('backend');
-  if(p.get('op'))fo.value=p.get('op');
-  if(p.get('q'))fq.value=p.get('q');
-  return p;
-}
 function syncChips(){
   Array.prototype.forEach.call(st.querySelectorAll('label.st'),function(l){
     var s=l.getAttribute('data-s');l.classList.toggle('on',!!want[s]);l.querySelector('input').checked=!!want[s];});
@@ -125,7 +118,10 @@ function fill(d){
   d.setAttribute('data-filled','1');
   var wait=el('div',{'class':'body muted',text:'loading details…'});d.appendChild(wait);
   details(+d.getAttribute('data-i'),function(full,error){
-    d.replaceChild(full?body(full):el('pre',{'class':'reason mismatch',text:error}),wait);});
+    d.replaceChild(full?body(full):el('pre',{'class':'reason mismatch',text:error}),wait);
+    // the record's own URL (assets_js_fragment.py): shared, it opens this record at the top of the page
+    if(full)d.lastChild.appendChild(el('div',{'class':'permalink'},el('a',{href:linkTo(+d.getAttribute('data-i')),
+      text:'link to this record'})));});
 }
 function kv(pairs){
   var dl=el('dl',{'class':'kv'});
@@ -270,23 +266,7 @@ fq.addEventListener('input',function(){writeHash();apply();});
 $('more').addEventListener('click',more);
 Array.prototype.forEach.call(document.querySelectorAll('a[data-op]'),function(a){a.addEventListener('click',
   function(){fo.value=a.getAttribute('data-op');writeHash();apply();});});
-// A fragment that selects something (a filter, open=N) scrolls to it: the results, or the first opened record.
-// '#results' (the nav and matrix links) is a plain anchor the browser scrolls to itself.
-var KEYS=['status','backend','op','q','open'];
-// scroll=0 keeps the page at its top (a headless --screenshot of a scrolled page comes out blank)
-function selects(p){return p.get('scroll')!=='0'&&KEYS.some(function(k){return p.has(k);});}
-function reveal(p){
-  var opened=Array.prototype.slice.call($('list').children,0,Math.min(10,+p.get('open')||0));
-  opened.forEach(function(d){d.open=true;fill(d);});
-  var target=opened[0]||$('results');
-  target.scrollIntoView({block:'start'});
-  document.body.setAttribute('data-scrolled',(opened.length?'record ':'')+Math.round(window.scrollY));
-}
-var P=readHash();syncChips();apply();
-if(selects(P))reveal(P);
-window.addEventListener('hashchange',function(){
-  var p=new URLSearchParams(location.hash.slice(1));if(!selects(p))return;
-  fb.value='';fo.value='';fq.value='';readHash();syncChips();apply();reveal(p);});
+""" + FRAGMENT_JS + r"""
 document.body.setAttribute('data-ready','1');
 var T1=performance.now();
 if(P.get('bench')){

@@ -60,7 +60,8 @@ def _attrs(attributes: dict) -> str:
 
 
 def _link(run: Run, index: str) -> str:
-    query = urlencode({"status": run.status, "backend": run.backend, "q": run.instance, "open": 1})
+    # the record by its id (assets_js_fragment.py): opened at the top of index.html whatever its status
+    query = urlencode({"id": run.instance, "backend": run.backend, "open": 1})
     return f"{index}#{query}"
 
 

@@ -85,16 +85,16 @@ def test_hash_filters(report: Path, tmp_path: Path) -> None:
 
 def test_screenshot_artifact(report: Path, tmp_path: Path) -> None:
     shot = tmp_path / "shot.png"
-    # scroll=0: open=2 alone scrolls to the first opened record, and headless chromium's --screenshot of a
-    # scrolled page is blank (the scroll itself is tested in test_report_exact.py)
+    # the two opened records are shown at the top of the page, never scrolled to: headless chromium's --screenshot
+    # of a scrolled page is blank (test_report_deep_link.py)
     done = chromium(
-        report.as_uri() + "#open=2&scroll=0", tmp_path / "profile", f"--screenshot={shot}", "--window-size=1400,1000"
+        report.as_uri() + "#open=2", tmp_path / "profile", f"--screenshot={shot}", "--window-size=1400,1000"
     )
     assert console_lines(done.stderr) == []
     assert shot.exists() and shot.stat().st_size > 20_000
     # A taller one shows the failures list with two drill-downs open (worst elements, heatmap, repro).
     full = tmp_path / "full.png"
-    chromium(report.as_uri() + "#open=2&scroll=0", tmp_path / "p2", f"--screenshot={full}",
+    chromium(report.as_uri() + "#open=2", tmp_path / "p2", f"--screenshot={full}",
              "--window-size=1400,2000")
     assert full.exists() and full.stat().st_size > shot.stat().st_size
     if os.environ.get(ARTIFACTS_ENV):
