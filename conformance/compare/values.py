@@ -13,7 +13,7 @@ import numpy as np
 from conformance.compare.comparison import Comparison
 from conformance.compare.heatmap import grid, heatmap
 from conformance.compare.tolerance import Policy
-from conformance.dtypes import beyond_float64, dtype_mismatch, dtype_name, ulp
+from conformance.dtypes import beyond_float64, dtype_mismatch, dtype_name, finfo, floating, numpy, ulp
 
 __all__ = ["WORST", "Comparison", "compare", "dtype_mismatch", "grid", "not_comparable", "shortest"]
 
@@ -92,9 +92,10 @@ def _values(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude:
         bad = np.where(finite, ~(err <= allowed), ~((a == e) | (np.isnan(e) & np.isnan(a))))
     both = finite & np.isfinite(a)
     err_f = np.where(both, err, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    counted = both & scales_with_value(e, policy.dtype)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         rel = np.where(both & (e != 0), err_f / np.abs(e), 0.0)
-        ulps = np.where(both, err_f / one_ulp, 0.0)
+        ulps = np.divide(err_f, one_ulp, out=np.zeros_like(err_f), where=counted)
         # a zero bound (exact outputs): 0 where equal, inf otherwise (0/0 would read as a mismatch)
         within = np.where(allowed > 0, err / np.where(allowed > 0, allowed, 1.0), np.where(err == 0, 0.0, np.inf))
         ratio = np.nan_to_num(np.where(finite, within, np.where(bad, np.inf, 0.0)), nan=np.inf)
@@ -109,8 +110,9 @@ def _values(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude:
             "index": [int(i) for i in index], "expected": shortest(expected[index]),
             "actual": shortest(actual[index]),
             "abs_err": float(err[k]), "allowed": float(allowed[k]),
-            # in ULPs of the expected value in the compared dtype, as max_ulp (None: not both finite)
-            "ulp": float(ulps[k]) if both[k] else None,
+            # in ULPs of the expected value in the compared dtype, as max_ulp (None: not both finite, or an
+            # expected 0 or subnormal: scales_with_value)
+            "ulp": float(ulps[k]) if counted[k] else None,
         })
     shown, where = None, None
     if worst and expected.ndim >= 2:  # the grid of a failure: the whole output's ratios, 0 where equal
@@ -129,6 +131,17 @@ def _values(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude:
         error_grid=shown,
         grid_at=where,
     )
+
+
+def scales_with_value(expected: np.ndarray, dtype: str) -> np.ndarray:
+    """Where an error in ULPs of the expected value says how many of its roundings off a result is: every
+    element of an integer type (its ULP is 1), a normal number of a floating one. At an expected 0 or subnormal the
+    ULP is the smallest subnormal whatever the arithmetic (2^-149 in float32, the same as at the smallest normal,
+    so measuring there changes nothing): an error of 0.3 where 0 is expected would read 2e44 ULPs. Such elements
+    get no ULP figure (``worst[i].ulp`` None, left out of ``max_ulp``); their absolute error is the figure."""
+    if not floating(numpy(dtype)):
+        return np.ones(np.shape(expected), bool)
+    return np.abs(expected) >= float(finfo(dtype).smallest_normal)
 
 
 def _largest(ratio: np.ndarray, n: int) -> np.ndarray:

@@ -4,6 +4,7 @@ again."""
 from __future__ import annotations
 
 import json
+import math
 
 from conformance.records import ResultRecord
 from conformance.terminal import printable
@@ -34,6 +35,20 @@ def _exact(value: object) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+def _finite(value: object) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+def _max_ulp(shown: dict) -> str:
+    """The output's max ulp as printed. The comparison gives an element no ULP figure where its expected value is 0
+    or subnormal (an ULP there is the smallest subnormal whatever the arithmetic: compare/values.py,
+    scales_with_value), so 0 beside a nonzero max abs err means every error is at such an element."""
+    ulps, err = shown.get("max_ulp"), shown.get("max_abs_err")
+    if ulps == 0 and _finite(err) and err > 0:
+        return "- (errors only where 0 or a subnormal is expected: see max abs err)"
+    return _g(ulps)
+
+
 def _failure_text(record: ResultRecord, repro: str) -> str:
     lines = [f"{record.item_id}: {record.status.upper()}: {record.reason.splitlines()[0] if record.reason else ''}"]
     lines.append(f"  case: {record.case_file}  source: {record.source}  attributes: {json.dumps(record.attributes)}")
@@ -45,11 +60,12 @@ def _failure_text(record: ResultRecord, repro: str) -> str:
     if shown.get("mismatches"):
         lines.append(f"  {whose}mismatches: {shown['mismatches']}/{shown.get('elements')}  max abs err "
                      f"{_g(shown.get('max_abs_err'))}  max rel err {_g(shown.get('max_rel_err'))}  max ulp "
-                     f"{_g(shown.get('max_ulp'))}")
+                     f"{_max_ulp(shown)}")
         lines.append(f"  tolerance: {shown.get('tolerance') or record.tolerance}")
         for w in shown.get("worst") or []:
             # every digit as stored (the dtype's shortest text): values one ULP apart read differently
-            ulps = f" ({_g(w['ulp'], 3)} ulp)" if w.get("ulp") is not None else ""
+            ulps = f" ({_g(w['ulp'], 3)} ulp)" if w.get("ulp") is not None else \
+                " (no ulp: 0 or a subnormal expected)" if "ulp" in w and _finite(w.get("abs_err")) else ""
             lines.append(f"  at {w.get('index')}: expected {_exact(w.get('expected'))} actual "
                          f"{_exact(w.get('actual'))} |err| {_g(w.get('abs_err'), 3)} allowed "
                          f"{_g(w.get('allowed'), 3)}{ulps}")

@@ -153,7 +153,7 @@ function body(r){
   var right=el('div',{'class':'out-sum'},el('h4',{text:title}),kv([['shape'+whose,hasS?shape(r.expected_shape)+
     ' expected, '+shape(r.actual_shape)+' actual':'',sbad],['dtype'+whose,hasD?(r.expected_dtype||'—')+
     ' expected, '+(r.actual_dtype||'—')+' actual':'',dbad],
-    ['max abs err',num(f.max_abs_err)],['max rel err',num(f.max_rel_err)],['max ulp',num(f.max_ulp)],
+    ['max abs err',num(f.max_abs_err)],['max rel err',num(f.max_rel_err)],['max ulp',maxUlp(f)],
     ['mismatches',counted(f),f.mismatches>0],['unspecified',f.unspecified?f.unspecified+' elements':''],
     ['tolerance',bad&&bad.tolerance||r.tolerance]]));
   b.appendChild(left);if(right.lastChild.children.length)b.appendChild(right);
@@ -173,12 +173,22 @@ function body(r){
 function output(o){
   var mm=o.mismatches!=null?o.mismatches+' / '+(o.elements!=null?o.elements:'?'):'';
   var d=el('div',{'class':'output'},el('h4',{text:'Output '+o.name+' ('+o.error_model+(o.ok?')':') fails')}),
-    kv([['max abs err',num(o.max_abs_err)],['max rel err',num(o.max_rel_err)],['max ulp',num(o.max_ulp)],
+    kv([['max abs err',num(o.max_abs_err)],['max rel err',num(o.max_rel_err)],['max ulp',maxUlp(o)],
       ['mismatches',mm,o.mismatches>0],['ties accepted',o.ties?String(o.ties):''],
       ['unspecified',o.unspecified?o.unspecified+' elements':''],['tolerance',o.tolerance],['reason',o.reason,!o.ok]]));
   if(o.worst&&o.worst.length)d.appendChild(worst(o.worst));
   if(o.error_grid&&o.error_grid.length)d.appendChild(heat(o.error_grid,o.error_grid_at));
   return d;
+}
+// No ULP figure where the expected value is 0 or subnormal (compare/values.py, scales_with_value): the record
+// has ulp null there (and where a value is not finite, whose |err| is no number); max_ulp leaves such elements
+// out, so 0 beside a nonzero max abs err means every error is at one of them.
+function ulpOf(e){
+  return e.ulp!=null?num(e.ulp):e.ulp===null&&typeof e.abs_err==='number'&&isFinite(e.abs_err)?'—':'';
+}
+function maxUlp(x){
+  return x.max_ulp===0&&typeof x.max_abs_err==='number'&&x.max_abs_err>0?'— (errors only where 0 or a subnormal '+
+    'is expected: see max abs err)':num(x.max_ulp);
 }
 function worst(w){
   var t=el('table',{'class':'worst mono'}),h=el('tr');
@@ -189,13 +199,15 @@ function worst(w){
     var ratio=(typeof e.abs_err==='number'&&typeof e.allowed==='number'&&e.allowed>0)?e.abs_err/e.allowed:null;
     var tr=el('tr');
     [Array.isArray(e.index)?'['+e.index.join(',')+']':e.index,full(e.expected),full(e.actual),num(e.abs_err),
-      num(e.allowed),e.ulp==null?'':num(e.ulp),ratio==null?'':num(ratio)].forEach(function(x){
+      num(e.allowed),ulpOf(e),ratio==null?'':num(ratio)].forEach(function(x){
       tr.appendChild(el('td',{text:String(x)}));});
     if(ratio>1)tr.lastChild.className='mismatch';
     t.appendChild(tr);
   });
   return el('div',null,el('h4',{text:'Worst elements'}),t,el('div',{'class':'legend',text:'expected and actual '+
-    'as stored: every digit of the output dtype\'s shortest text; ulp: |err| in ULPs of the expected value'}));
+    'as stored: every digit of the output dtype\'s shortest text; ulp: |err| in ULPs of the expected value, — '+
+    'where 0 or a subnormal is expected (an ULP there is the smallest subnormal whatever the arithmetic: |err| '+
+    'is the figure)'}));
 }
 function color(v){
   if(typeof v!=='number'||isNaN(v))return '#6e40c9';
