@@ -143,3 +143,29 @@ cases:
     assert taught.status == "unsupported" and backend._no_bfloat16
     after = run_backend(case, backend)
     assert (after.status, after.reason) == (alone.status, alone.reason)
+
+
+def test_a_bfloat16_constant_keeps_its_own_error_after_tract_taught_bfloat16():
+    """A lowering holding a bfloat16 constant (float FloorMod) fails on that constant ("Unknown DatumType"), not
+    on its input: the refusal learnt from another bfloat16 case must not replace its record (a whole run gave it
+    ``unsupported`` where it runs alone as a rejection, depending on which case its worker ran first)."""
+    from conformance.suite.expand import expand
+    from conformance.suite.loader import load_text
+
+    text = """op: FloorMod
+domain: openvino
+versions: [1]
+cases:
+  - id: float_signs
+    dtypes: [bfloat16]
+    inputs: {a: {shape: [2], data: [5.5, -5.5]}, b: {shape: [2], data: [2.0, 2.0]}}
+"""
+    backend = TractBackend()
+    (case,) = expand(load_text(text, "floormod.yaml").cases[0])
+    alone = run_backend(case, backend)
+    assert alone.status != "unsupported" and "DatumType" in alone.reason, alone.reason
+    taught = run_backend(instance("ai.onnx", "AveragePool", 22, {"kernel_shape": [2]}, [1, 1, 6], "bfloat16"),
+                         backend)
+    assert taught.status == "unsupported" and backend._no_bfloat16
+    after = run_backend(case, backend)
+    assert (after.status, after.reason) == (alone.status, alone.reason)
