@@ -336,6 +336,7 @@ class IsolatedBackend(Backend):
             worker.kill()
             raise TimedOut(f"no result within {timeout:g} s{' ' + what if what else ''}{tail}") from None
         except Died:
+            worker.wait_for_exit()  # first: then its last words are all written (faulthandler's included)
             tail, how = worker.tail(), worker.exit_description()
             raise Crashed(f"worker died{' ' + what if what else ''}: {how}{tail}") from None
         except memory.OverLimit as exc:  # killed like a timeout: the next case gets a fresh worker

@@ -124,6 +124,13 @@ class WorkerProcess:
             left -= len(chunk)
         return b"".join(chunks)
 
+    def wait_for_exit(self, timeout: float = 5.0) -> None:
+        """After EOF: give the worker up to ``timeout`` seconds to end (its output is then complete)."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass  # exit_description kills it
+
     def exit_description(self) -> str:
         """After EOF: how the worker ended (it may still be exiting; one that closed its pipe but lives is killed)."""
         try:
@@ -140,7 +147,11 @@ class WorkerProcess:
             text = os.pread(self.log.fileno(), min(size, _TAIL_BYTES), max(0, size - _TAIL_BYTES))
         except OSError:
             return ""
-        lines = text.decode("utf-8", "replace").rstrip().splitlines()[-_TAIL_LINES:]
+        # Python's fatal-error handler ends with the extension modules the worker had imported: a list that
+        # depends on which cases it ran before, not on this one (a record is a function of its item)
+        kept = [line for line in text.decode("utf-8", "replace").splitlines()
+                if not line.startswith("Extension modules: ")]
+        lines = "\n".join(kept).rstrip().splitlines()[-_TAIL_LINES:]
         return "\n--- worker output (last lines) ---\n" + "\n".join(lines) if lines else ""
 
     def kill(self) -> None:
