@@ -34,8 +34,8 @@ SLACK = 1
 #: How many times its pinned worst error an item's worst error may be and still be the same failure (a pin with a
 #: share). Pins are written to two significant digits; a run on the same machine class repeats them exactly.
 FACTOR = 2.0
-_SIZE = re.compile(r"^1e(\d+)( ulp)?$")  # the older form's bucket
-_MAGNITUDE = re.compile(r"^(\d(?:\.\d+)?e-?\d+)( ulp)?$")  # a pin's own worst error (its share beside it)
+_SIZE = re.compile(r"^1e(-?\d+)( ulp| abs)?$")  # the older form's bucket
+_MAGNITUDE = re.compile(r"^(\d(?:\.\d+)?e-?\d+)( ulp| abs)?$")  # a pin's own worst error (its share beside it)
 _SHARE = re.compile(r"^(.*?) (\d+)/(\d+)$")
 _ERROR_KINDS = (("not a rejection by the runtime", "error"), ("harness error: ", "error harness"),
                 ("backend unavailable", "error unavailable"), ("the reference rejects", "error reference"),
@@ -196,10 +196,12 @@ def _size(worst: list, max_ulp: object, exact: bool = True) -> str:
         return "nonfinite"
     if allowed > 0:
         ratio, unit = err / allowed, ""
-    else:
-        ulps = _number(max_ulp)
-        ratio, unit = (ulps if ulps >= 1 else 1.0), " ulp"
-    ratio = max(ratio, 1.0) if math.isfinite(ratio) else 1e308
+    elif _number(max_ulp) >= 1:
+        ratio, unit = _number(max_ulp), " ulp"
+    else:  # wrong only where 0 or a subnormal is expected, which has no ULP figure: the absolute error itself
+        ratio, unit = err, " abs"
+    # in bounds or ulps a failure is at least 1; an absolute error is itself (below 1 for a value near 0)
+    ratio = max(ratio, 1.0 if unit != " abs" else 1e-300) if math.isfinite(ratio) else 1e308
     if not exact:
         return f"1e{math.floor(math.log10(ratio))}{unit}"
     mantissa, _, exponent = f"{ratio:.1e}".partition("e")

@@ -143,3 +143,24 @@ def test_an_id_entry_has_no_pins(tmp_path: Path):
                     "    pins: {'ai.onnx/Softmax-13/a::acme[float32]': 'y: values 1.0e0 1/2'}\n")
     with pytest.raises(ExpectationsError, match="an id: entry pins its one item by signature"):
         load_file(path)
+
+
+def exact_wrong_where_zero(abs_err: float, max_ulp: float) -> ResultRecord:
+    """A record of an exact output (bound 0) wrong only where 0 is expected: no ULP figure there (max_ulp 0)."""
+    return ResultRecord(
+        id="ai.onnx/Relu-14/zeros[float32]", op="Relu", domain="ai.onnx", version=14, dtype="float32",
+        backend="acme", backend_version="1.0", status="fail", outcome="fail", max_ulp=max_ulp,
+        reason="y: 2 of 4 elements outside tolerance", mismatches=2, elements=4,
+        worst=[{"index": [0], "expected": 0.0, "actual": abs_err, "abs_err": abs_err, "allowed": 0.0, "ulp": None}])
+
+
+def test_an_exact_output_wrong_where_zero_is_expected_pins_its_absolute_error():
+    """Where the bound is zero and 0 is expected there is no ULP figure: the size is the absolute error (a pin of
+    0.98 holds for 1.5, not for 3), never a constant '1.0e0 ulp' that no growth could change."""
+    (part,) = signatures.of_record(exact_wrong_where_zero(0.9773, 0.0))
+    assert part.size == "9.8e-1 abs"
+    pinned = signatures.parse("y: values 9.8e-1 abs 2/4")
+    assert not signatures.changes(pinned, signatures.of_record(exact_wrong_where_zero(1.5, 0.0)))
+    assert signatures.changes(pinned, signatures.of_record(exact_wrong_where_zero(3.0, 0.0)))
+    assert signatures.changes(pinned, signatures.parse("y: values 1.0e0 ulp 2/4"))  # another unit: a change
+    assert signatures.of_record(exact_wrong_where_zero(0.5, 24.0))[0].size == "2.4e1 ulp"
