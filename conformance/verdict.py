@@ -113,6 +113,13 @@ def widened(judgement: Judgement, widen: Widening, own: Judgement) -> Judgement:
     return {"reason": reason, "widened": {**widen.fields(), "without": own["status"]}}
 
 
+def skipped(cause: str, entry: str, reason: str) -> Judgement:
+    """The judgement of an item an expectations entry does not run (``skip: CAUSE``): ``skipped``, with the cause,
+    the entry's FILE:LINE and its reason; never a pass."""
+    return {"status": "skipped", "reason": f"skipped: {cause} ({entry}: {reason}); not run: conformance verify "
+            "--skipped runs it"}
+
+
 def _held_to_claims(judgement: Judgement, claims: Claims) -> Judgement:
     status, reason = judgement["status"], judgement.get("reason", "")
     if claims.contradicted:  # a shape-only claim is a claim too: the case is wrong, not any backend

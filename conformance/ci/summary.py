@@ -18,7 +18,7 @@ from conformance.records import ResultRecord
 from conformance.report.merge import merge_files
 
 FAILING = ("fail", "error", "crash", "timeout", "xpass")
-SHOWN = ("pass", "xfail", "unsupported", "erratum", *FAILING)
+SHOWN = ("pass", "xfail", "unsupported", "erratum", "skipped", *FAILING)
 #: Failing items listed by name (the HTML report in the artifact has all of them)
 MAX_LISTED = 30
 #: Lines of the gate's output kept: its verdict, regressions and stale entries

@@ -7,6 +7,10 @@ records are compared per item (report/stability.py); an item with more than one 
 outcome and the runs that saw it. With ``--from-results``, that file's records (e.g. the whole run that made the
 expectations) are one of the runs compared. A report, not a retry: nothing is turned into a pass.
 
+With ``--skipped``, the items an expectations entry skips (``skip: hangs``) run once, each alone, and the report
+says which now pass, fail, or still hang or crash (cli/verify_skipped.py): exit 1 when some item now gives a result
+of its own.
+
 Exit codes: 0 every item stable, 1 some item unstable, 3 a run did not finish, 4 usage error.
 """
 
@@ -40,6 +44,9 @@ def parser() -> argparse.ArgumentParser:
                         "are compared too")
     p.add_argument("--statuses", default=",".join(SELECTED),
                    help=f"with --from-results: the statuses to take (default {','.join(SELECTED)})")
+    p.add_argument("--skipped", action="store_true",
+                   help="run exactly the items an expectations entry skips (skip: CAUSE), each alone, and say which "
+                        "now pass, fail, or still hang (--case-timeout) or crash")
     p.add_argument("--sample", type=_positive, metavar="N", help="a seeded random sample of N of the items")
     p.add_argument("--seed", type=_integer, default=0, help="seed of the sample and the random orders (default 0)")
     p.add_argument("--repeat", type=_count, default=1, metavar="N",
@@ -85,6 +92,7 @@ def selection_args(args: argparse.Namespace) -> list[str]:
     cmd += [f"--expectations={Path(e).resolve()}" for e in args.expectations]
     cmd += ["--no-default-cases"] if args.no_default_cases else []
     cmd += ["-k", args.k] if args.k else []
+    cmd += ["--skipped-only"] if getattr(args, "skipped", False) else []  # the plugin keeps those, and runs them
     return cmd
 
 
@@ -118,6 +126,10 @@ def choose(args: argparse.Namespace) -> list[str]:
 
 def runs(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
     """(name, the pytest options that make the run) for every run asked for."""
+    if args.skipped:  # one run, every case alone: a hang costs its own worker
+        from conformance.cli.verify_skipped import OPTIONS
+
+        return [("skipped", [o for o in OPTIONS if o != "--skipped-only"])]
     planned = []
     if args.alone:
         planned.append(("alone", ["--isolation=item", "--no-batch"]))
@@ -136,15 +148,19 @@ def main(argv: list[str]) -> int:
         out.mkdir(parents=True, exist_ok=True)
         if args.from_results and not Path(args.from_results).is_file():
             raise ValueError(f"--from-results {args.from_results}: no such file")
+        if args.skipped and args.from_results:
+            raise ValueError("--skipped runs the items the expectations skip; --from-results selects others")
         planned = runs(args)
-        if len(planned) + bool(args.from_results) < 2:
+        if len(planned) + bool(args.from_results) < 2 and not args.skipped:
             raise ValueError("nothing to compare: ask for at least two runs (alone, reversed, --repeat)")
         items = choose(args)
     except (ValueError, OSError, RuntimeError) as exc:
         print(f"conformance verify: {exc}", file=sys.stderr)
         return 4
     if not items:
-        print("conformance verify: no item selected (check --backend, -k, --from-results)", file=sys.stderr)
+        said = "no item an expectations entry skips (skip:) on these backends" if args.skipped else \
+            "no item selected (check --backend, -k, --from-results)"
+        print(f"conformance verify: {said}", file=sys.stderr)
         return 4
     listing = out / "items.txt"
     listing.write_text("".join(f"{i}\n" for i in items), encoding="utf-8")
@@ -168,6 +184,10 @@ def main(argv: list[str]) -> int:
             return code or EXIT_INCOMPLETE
         print(f"  {name}: {time.monotonic() - began:.0f} s (pytest exit code {code})", flush=True)
         results.append((name, path))
+    if args.skipped:
+        from conformance.cli.verify_skipped import report as skipped_report
+
+        return skipped_report(out, results[0][1], args.case_timeout)
     return report(args, out, results, items, time.monotonic() - start)
 
 

@@ -7,7 +7,9 @@ items fail (``signature:``, signature.py): an item failing another way is a chan
 entry for several items pins each one's own failure (``pins:``, item id -> signature), so one member cannot grow
 unseen under the group's largest.
 An entry may instead widen its items' bound (``tolerance: {scale: N}``): the runner judges them with the op's
-derived bound times N (``widen``), and their records say so; it expects no failure.
+derived bound times N (``widen``), and their records say so; it expects no failure. An entry may skip its items
+(``skip: hangs``): they are not run, each recorded ``skipped`` with the entry's reason and FILE:LINE, unless the
+run asks for them (``honour_skips`` off: ``conformance verify --skipped``).
 Entries may be limited to backend version ranges and to ISA levels (``isa:``, matched against the level the record
 ran at: docs/isa.md). A failing result that an entry expects becomes ``xfail``; a passing one becomes ``xpass``,
 which fails the run (the divergence was fixed: drop the entry). An entry that matches no item of a run is reported
@@ -49,6 +51,8 @@ class Expectations:
     _indexed: int = field(default=-1, repr=False)
     #: after stale(): (an entry, the more specific entry that took some of its items, how many, the first of them)
     shadows: list[tuple[Entry, Entry, int, str]] = field(default_factory=list, repr=False)
+    #: a ``skip:`` entry's items are recorded ``skipped`` without running; off: they run (``--skipped-only``)
+    honour_skips: bool = True
 
     @classmethod
     def load(cls, paths: list[Path]) -> Expectations:
@@ -137,12 +141,14 @@ class Expectations:
         signature = entry.signature_for(record.expectation_id)
         pins = f"signature {signature!r}" if signature else ""
         widens = f"tolerance scale {entry.scale:g}" if entry.scale is not None else ""
-        said = ", ".join(filter(None, (entry.where, pins, widens)))
+        skips = f"skip: {entry.skip}" if entry.skip else ""
+        said = ", ".join(filter(None, (entry.where, pins, widens, skips)))
         # set before the outcome is read: outcome_of reads the runner's reason below the line an entry put first
         record = replace(record, expectation=note + (f" [{said}]" if said else ""))
         if not entry.expects_failure:
             # the runner judged the item with the entry's bound (verdict.py: the record's ``widened`` and reason say
-            # so): its status stands, a pass is no unexpected pass and a failure no expected one
+            # so), or did not run it (``skipped``), or ran it though the entry skips it (``conformance verify
+            # --skipped``): its status stands, a pass is no unexpected pass and a failure no expected one
             return record
         status, reason = record.status, record.reason
         changed: list[str] = []

@@ -15,9 +15,9 @@ EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
 #: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
 CHANGED = "changed failure: "
 KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa", "unstable",
-        "tolerance")
+        "tolerance", "skip")
 #: The keys that say what an entry expects of its items' failures: an entry that widens the bound (``tolerance:``)
-#: expects none, so it takes none of them (files.py refuses the mix).
+#: or does not run its items (``skip:``) expects none, so it takes none of them (files.py refuses the mix).
 FAILURE_KEYS = ("status", "signature", "pins", "unstable")
 
 
@@ -41,6 +41,9 @@ class Entry:
     #: ``{"scale": N}``: its items are judged with the op's derived bound times N (docs/ci-gate.md); such an entry
     #: expects no failure: an item it holds passes or fails by the widened bound, said in its record (``widened``)
     tolerance: dict[str, float] = field(default_factory=dict)
+    #: why its items are not run at all on their backend, in a few words (``hangs``, ``needs 40 GiB``): each is
+    #: recorded ``skipped`` with it and the entry's FILE:LINE (runner.py); ``conformance verify --skipped`` runs them
+    skip: str = ""
     file: str = ""
     line: int = 0
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
@@ -73,8 +76,8 @@ class Entry:
 
     @property
     def expects_failure(self) -> bool:
-        """An entry of known failures (xfail); False for one that only widens its items' bound."""
-        return not self.tolerance
+        """An entry of known failures (xfail); False for one that widens its items' bound or skips them."""
+        return not (self.tolerance or self.skip)
 
     def matches_id(self, item_id: str, subject: Any = None) -> bool:
         """``subject``: the item's record or case instance, which a ``match:`` entry needs (without it, it matches
@@ -95,7 +98,7 @@ class Entry:
         data: dict[str, Any] = ({"match": self.match} if self.match is not None else
                                 {"id": self.id} if self.id is not None else {"glob": self.glob})
         data["reason"] = self.reason
-        for key in ("link", "status", "signature", "pins", "versions", "isa", "unstable", "tolerance"):
+        for key in ("link", "status", "signature", "pins", "versions", "isa", "unstable", "tolerance", "skip"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data

@@ -40,7 +40,7 @@ def load_file(path: Path) -> list[Entry]:
         where = f"{path}:{line}: entry {number}" if line else f"{path}: entry {number}"
         if not isinstance(item, dict) or set(item) - set(KEYS):
             raise ExpectationsError(f"{where}: keys are id|glob|match, reason, link, status, signature, pins, "
-                                    "versions, isa, unstable, tolerance")
+                                    "versions, isa, unstable, tolerance, skip")
         if sum(k in item for k in ("id", "glob", "match")) != 1:
             raise ExpectationsError(f"{where}: give exactly one of id (exact), glob (whole-id pattern) or match "
                                     "(the fields the items share)")
@@ -62,13 +62,13 @@ def load_file(path: Path) -> list[Entry]:
                 machine.check_condition(isa)
             if "match" in item:
                 matching.check(item["match"])
-            tolerance = kinds.tolerance(item)
+            tolerance, skip = kinds.tolerance(item), kinds.skip(item)
         except (machine.LevelError, ValueError) as exc:  # MatchError, ExpectationsError, kinds' are ValueErrors
             raise ExpectationsError(f"{where}: {exc}") from None
         entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
                       status=item.get("status"), versions=item.get("versions", ""), isa=isa, file=str(path),
                       line=line, match=item.get("match"), signature=item.get("signature", ""),
-                      pins=_pins(item, where), unstable=item.get("unstable", False), tolerance=tolerance,
+                      pins=_pins(item, where), unstable=item.get("unstable", False), tolerance=tolerance, skip=skip,
                       problem="" if "match" in item else never_matches(item.get("id"), item.get("glob")))
         try:
             if "versions" in item:  # every clause now, not at first use; an empty range would match every version

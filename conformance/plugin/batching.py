@@ -118,7 +118,9 @@ class Batcher:
         if expectations is not None:
             entry = expectations.find(item_id(instance.id, base_backend(column.name)), column.version, column.isa,
                                       instance)
-            if entry is not None and entry.expects_failure and entry.status != "fail":
-                return False  # known to crash, error or time out (or any failure): that belongs to the case alone
+            if entry is not None and (entry.skip or entry.expects_failure and entry.status != "fail"):
+                # known to crash, error or time out (or any failure), or not to be run at all (skip:): that belongs
+                # to the case alone (a widened bound is no failure: it joins)
+                return False
         return True
 

@@ -35,12 +35,35 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--strict-expectations", action="store_true",
         help="fail the run when an expectations entry matches no item (stale lists must not rot)",
     )
+    group.addoption(
+        "--skipped-only", action="store_true",
+        help="run only the items an expectations entry skips (skip: CAUSE), and run them (conformance verify "
+        "--skipped)",
+    )
 
 
 def pytest_conformance_configure(config: pytest.Config) -> None:
     columns = config.hook.pytest_conformance_columns(config=config) or []
     backends = list(dict.fromkeys(base_backend(column.name) for column, _ in columns))
     config.stash[gate_key] = Gate(load_expectations(config, backends)[0])
+    if config.getoption("skipped_only", default=False) and config.stash[gate_key].expectations is not None:
+        config.stash[gate_key].expectations.honour_skips = False  # the items it keeps run (collection below)
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+    """``--skipped-only``: the items a ``skip:`` entry holds for, on the columns as the run entered them."""
+    if not config.getoption("skipped_only", default=False):
+        return
+    expectations = pytest_conformance_expectations(config)
+    kept, dropped = [], []
+    for item in items:
+        column = getattr(item, "column", None)
+        entry = None if expectations is None or column is None else \
+            expectations.for_instance(item.instance, column.name, column.version, column.isa)
+        (kept if entry is not None and entry.skip else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def pytest_conformance_expectations(config: pytest.Config) -> Any:
@@ -123,7 +146,7 @@ def partial_run(config: pytest.Config, session: pytest.Session | None = None) ->
     run can call an expectations entry stale."""
     option = config.getoption
     for name, why in (("shard", "--shard"), ("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect"),
-                      ("items_from", "--items-from")):
+                      ("items_from", "--items-from"), ("skipped_only", "--skipped-only")):
         if option(name, default=None):
             return why
     if any("::" in arg for arg in config.args):

@@ -65,9 +65,10 @@ class CaseItem(pytest.Item):
         self.stash[WRITTEN] = record, line  # on the call report as that line (results.py), nothing else copied there
         if record.status in FAILING:
             raise CaseFailed(record)
-        if record.status == "unsupported":
+        if record.status in ("unsupported", "skipped"):  # skipped: an expectations entry's skip: (never a pass)
             # reported at the case's line in its case file, not at this line of the plugin
-            raise pytest.skip.Exception(f"unsupported: {printable(record.reason)}", _use_item_location=True)
+            said = record.reason if record.status == "skipped" else f"unsupported: {record.reason}"  # says skipped:
+            raise pytest.skip.Exception(printable(said), _use_item_location=True)
         if record.status in ("xfail", "erratum"):
             pytest.xfail(f"{record.status}: {printable(record.reason)}")
 

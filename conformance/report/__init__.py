@@ -125,6 +125,9 @@ class ReportSummary:
             lines.append(f"{len(self.duplicates)} duplicate key(s) with disagreeing statuses (flaky?)")
         if widened := widened_line(self.records):
             lines.append(p(widened))
+        if self.counts.get("skipped"):  # never a pass: each names its entry; verify --skipped runs them
+            lines.append(f"skipped: {self.counts['skipped']} item(s) not run by expectations entries (skip:): "
+                         "conformance verify --skipped runs them")
         if self.diff is not None:
             c = self.diff.counts()
             lines.append("baseline: " + ", ".join(f"{v} {k}" for k, v in c.items()))

@@ -40,6 +40,7 @@ font-variant-numeric:tabular-nums;white-space:nowrap}
 .s-pass{background:var(--pass)}.s-fail{background:var(--fail)}.s-error{background:var(--error)}
 .s-crash{background:var(--crash)}.s-timeout{background:var(--timeout)}.s-unsupported{background:var(--unsupported)}
 .s-xfail{background:var(--xfail)}.s-xpass{background:var(--xpass)}.s-erratum{background:var(--erratum)}
+.s-skipped{background:#6e7781}
 table.dt{margin-top:6px;font-size:12px}table.dt td{border:0;padding:1px 6px 1px 0}
 table.list{width:100%;font-size:13px}table.list th{text-align:left;background:#eef1f4}
 table.list th,table.list td{border-bottom:1px solid var(--line);padding:4px 8px;vertical-align:top}

@@ -47,12 +47,12 @@ from conformance.records import FAILING, ResultRecord
 from .merge import Key, record_key
 
 #: Statuses a run may have without being red.
-ACCEPTABLE = frozenset({"pass", "xfail", "unsupported", "erratum"})
+ACCEPTABLE = frozenset({"pass", "xfail", "unsupported", "erratum", "skipped"})
 #: Statuses that mean a backend ran the case (whatever the verdict): ``unsupported`` and ``error`` (which includes
 #: "backend unavailable" and wrong-typed answers) do not.
 RAN = frozenset({"pass", "fail", "xfail", "xpass", "erratum", "crash", "timeout"})
-#: What a passing case may become that means it is no longer run (missing aside).
-LOST = frozenset({"unsupported", "error"})
+#: What a passing case may become that means it is no longer run (missing aside): a ``skip:`` entry too.
+LOST = frozenset({"unsupported", "error", "skipped"})
 #: What it may become at another ISA level and count as lost: an ``error`` there is a failing record of its own
 #: (red without any baseline), and which outcome another CPU class gives is not this comparison's to judge.
 LOST_ELSEWHERE = frozenset({"unsupported"})

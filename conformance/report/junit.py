@@ -2,9 +2,9 @@
 
 Written as text (writing only: nothing here parses XML), with ElementTree's escaping and indented layout, at a
 fifth of its cost: building and serializing 35,219 elements trees was ~2.7 s of every whole run's serial time.
-Status mapping: fail/xpass -> <failure>, error/crash/timeout -> <error>, unsupported/xfail/erratum -> <skipped>,
-pass -> bare testcase. CI servers show these natively, so the gate's red records are visible without opening the
-HTML report.
+Status mapping: fail/xpass -> <failure>, error/crash/timeout -> <error>, unsupported/xfail/erratum/skipped ->
+<skipped>, pass -> bare testcase. CI servers show these natively, so the gate's red records are visible without
+opening the HTML report.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from conformance.records import STATUSES, ResultRecord
 from .matrix import Cell
 
 FAILURE = frozenset({"fail", "xpass"})
-SKIPPED = frozenset({"unsupported", "xfail", "erratum"})
+SKIPPED = frozenset({"unsupported", "xfail", "erratum", "skipped"})
 # Characters XML 1.0 cannot carry even escaped; a backend's error text can contain them (raw bytes, ANSI codes,
 # a lone surrogate from bytes decoded with surrogateescape).
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -24,7 +24,7 @@ MAX_RESULTS_BYTES = env_limit(RESULTS_BYTES_ENV, LIMITS[RESULTS_BYTES_ENV])
 PART = ".part-"
 
 #: Most severe first. Unknown statuses rank as most severe: a record we cannot classify must not pass silently.
-SEVERITY = ("crash", "timeout", "error", "fail", "xpass", "erratum", "xfail", "unsupported", "pass")
+SEVERITY = ("crash", "timeout", "error", "fail", "xpass", "erratum", "xfail", "skipped", "unsupported", "pass")
 
 Key = tuple[str, str, str]
 

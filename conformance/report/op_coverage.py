@@ -18,7 +18,7 @@ from conformance.records import FAILING, STATUSES, ResultRecord
 from .matrix import column_labels, row_label
 
 CLASSES = ("passing", "known", "failing", "unsupported")
-_NOT_RUN = frozenset({"unsupported", "erratum"})
+_NOT_RUN = frozenset({"unsupported", "erratum", "skipped"})
 
 
 def op_class(counts: Counter) -> str:
