@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 import platform
 import re
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 #: oneDNN's CPU dispatcher levels, lowest first. ``avx2_vnni``/``avx2_vnni_2`` are not below ``avx512_core`` in
@@ -46,22 +47,48 @@ AXIS_LEVELS = ("avx2", "avx512_core", "avx512_core_bf16", "avx512_core_fp16", "a
                "avx512_core_amx_fp16")
 
 
+#: The operating systems an expectations entry's ``os:`` names: ``sys.platform``, normalised (``os_name``).
+OS_NAMES = ("linux", "darwin", "win32")
+#: The architectures its ``arch:`` names: ``platform.machine()``, normalised (``arch_name``).
+ARCH_NAMES = ("x86_64", "aarch64", "ppc64le", "s390x", "riscv64", "armv7l", "i686")
+#: Other spellings of them, each said with the name to write instead when an entry uses it.
+OS_ALIASES = {"macos": "darwin", "osx": "darwin", "windows": "win32", "win": "win32", "cygwin": "win32"}
+ARCH_ALIASES = {"amd64": "x86_64", "x64": "x86_64", "x86-64": "x86_64", "arm64": "aarch64", "i386": "i686",
+                "x86": "i686"}
+
+
+def os_name(text: str | None = None) -> str:
+    """``sys.platform`` (or ``text``) as an entry's ``os:`` names it: linux (``linux2`` of old Pythons), darwin,
+    win32 (cygwin too); any other as it is."""
+    text = (sys.platform if text is None else text).lower()
+    return "linux" if text.startswith("linux") else OS_ALIASES.get(text, text)
+
+
+def arch_name(text: str | None = None) -> str:
+    """``platform.machine()`` (or ``text``) as an entry's ``arch:`` names it: x86_64 for AMD64 (Windows), aarch64
+    for arm64 (macOS)."""
+    text = (platform.machine() if text is None else text).lower()
+    return ARCH_ALIASES.get(text, text)
+
+
 @dataclass(frozen=True)
 class Machine:
     cpu: str  # the model name, for people: conditions never name it
-    arch: str
+    arch: str  # platform.machine() as arch_name gives it ("" when not known)
     features: tuple[str, ...] = ()  # the KERNEL_FEATURES this CPU has
     isa: str = ""  # the highest level its features reach ("" off x86-64)
+    os: str = ""  # sys.platform as os_name gives it ("" in the machine lines of older runs)
 
     def to_json(self) -> dict[str, object]:
-        return {"cpu": self.cpu, "arch": self.arch, "isa": self.isa, "features": list(self.features)}
+        return {"cpu": self.cpu, "arch": self.arch, "os": self.os, "isa": self.isa, "features": list(self.features)}
 
     @classmethod
     def from_json(cls, data: object) -> Machine | None:
         if not isinstance(data, dict):
             return None
         features = data.get("features", [])
-        return cls(cpu=str(data.get("cpu", "")), arch=str(data.get("arch", "")), isa=str(data.get("isa", "")),
+        return cls(cpu=str(data.get("cpu", "")), arch=arch_name(str(data.get("arch", ""))),
+                   isa=str(data.get("isa", "")), os=os_name(str(data.get("os", ""))),
                    features=tuple(str(f) for f in features) if isinstance(features, list) else ())
 
     def label(self) -> str:
@@ -104,13 +131,14 @@ def from_text(text: str, arch: str = "x86_64") -> Machine:
 
 @functools.cache
 def this_machine() -> Machine:
-    arch = platform.machine()
+    arch = arch_name()
     try:
         text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return Machine(cpu=platform.processor(), arch=arch)
+        return Machine(cpu=platform.processor(), arch=arch, os=os_name())
     machine = from_text(text, arch)
-    return machine if machine.cpu or machine.features else Machine(cpu=platform.processor(), arch=arch)
+    found = machine if machine.cpu or machine.features else Machine(cpu=platform.processor(), arch=arch)
+    return replace(found, os=os_name())
 
 
 def native_level() -> str:

@@ -25,8 +25,8 @@ from conformance.records import base_backend, read_records
 from conformance.report.merge import results_budget
 
 
-def update(entries: list[Entry], records: list, backend: str | None,
-           elsewhere: Elsewhere | None = None) -> tuple[list[Entry], list[str], list[str]]:
+def update(entries: list[Entry], records: list, backend: str | None, elsewhere: Elsewhere | None = None,
+           host: machine.Machine | None = None) -> tuple[list[Entry], list[str], list[str]]:
     """Returns (entries, added keys, dropped keys). Entries that match nothing in the results are kept.
 
     Records are judged by their outcome (the status before expectations). New failures are grouped by cause, one
@@ -34,13 +34,17 @@ def update(entries: list[Entry], records: list, backend: str | None,
     ISA axis, or results of several machines) gets the ``isa:`` condition that separates them. A kept entry without
     a signature gets the one its failing items show (signature.py), so it stops hiding other failures.
     ``elsewhere``: which other backends fail an item too (default: the other columns of ``records`` only).
+    ``host``: the machine the records ran on (None: this one); an entry whose ``os:`` or ``arch:`` does not hold
+    there is kept as written (its items ran elsewhere).
     """
     elsewhere = elsewhere or Elsewhere(records)  # every column: another backend failing the item is its cause
     records = [r for r in records if backend is None or base_backend(r.backend) == backend]
-    book = Expectations(entries)
+    book = Expectations(entries, host=host)
     kept, dropped = [], []
     for entry in entries:
-        if not entry.expects_failure:  # a widened bound is what makes its items pass: kept as written
+        # a widened bound is what makes its items pass, a skipped item never ran, another OS's entry holds here for
+        # nothing: kept as written
+        if not entry.expects_failure or not entry.holds_on(book.machine):
             kept.append(entry)
             continue
         matched = [r for r in records if entry.matches(r.expectation_id, r.backend_version, r.isa, r)]
@@ -124,7 +128,9 @@ def main(argv: list[str]) -> int:
     except (ExpectationsError, ValueError, OSError) as exc:  # unreadable input: exit 2, never a traceback
         print(f"conformance expectations: {exc}", file=sys.stderr)
         return 2
-    kept, added, dropped = update(entries, records, args.backend, elsewhere)
+    from conformance.expectations.host import UNKNOWN, of_results
+
+    kept, added, dropped = update(entries, records, args.backend, elsewhere, of_results(args.results) or UNKNOWN)
     try:
         if args.file.exists():
             edit_in_place(args.file, entries, kept)

@@ -108,13 +108,15 @@ def idle_shards(results: list[Path], backends: list[str]) -> list[str]:
 def _rejudger(args: argparse.Namespace):  # noqa: ANN202 - a build_reports transform
     from conformance import machine
     from conformance.expectations import Expectations, load_file
+    from conformance.expectations.host import UNKNOWN, of_results
     from conformance.rejudge import isa_independent, rejudger
     from conformance.shipped import expectation_file
 
     def expectations(backends: list[str]) -> Expectations:
         files = [] if args.no_default_expectations else [f for f in map(expectation_file, backends) if f]
         entries = [e for path in [*files, *args.expectations] for e in load_file(path)]
-        return Expectations(entries)
+        # os: and arch: by the machine the results say they ran on, never by the one judging them again
+        return Expectations(entries, host=of_results(args.results) or UNKNOWN)
 
     host = None
     if args.machine:

@@ -10,10 +10,11 @@ An entry may instead widen its items' bound (``tolerance: {scale: N}``): the run
 derived bound times N (``widen``), and their records say so; it expects no failure. An entry may skip its items
 (``skip: hangs``): they are not run, each recorded ``skipped`` with the entry's reason and FILE:LINE, unless the
 run asks for them (``honour_skips`` off: ``conformance verify --skipped``).
-Entries may be limited to backend version ranges and to ISA levels (``isa:``, matched against the level the record
-ran at: docs/isa.md). A failing result that an entry expects becomes ``xfail``; a passing one becomes ``xpass``,
-which fails the run (the divergence was fixed: drop the entry). An entry that matches no item of a run is reported
-as stale.
+Entries may be limited to backend version ranges, to ISA levels (``isa:``, matched against the level the record
+ran at: docs/isa.md) and to operating systems and architectures (``os:``, ``arch:``: host.py). A failing result
+that an entry expects becomes ``xfail``; a passing one becomes ``xpass``, which fails the run (the divergence was
+fixed: drop the entry). An entry that matches no item of a run is reported as stale (one for another OS or
+architecture never is: it holds for nothing here).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from conformance.expectations.entry import (  # noqa: F401 - re-exported
 from conformance.expectations.files import load_file, never_matches, write_file  # noqa: F401 - re-exported
 from conformance.expectations.match import ExpectationsError, version_in_range  # noqa: F401 - the tests import it here
 from conformance.expectations.outcome import outcome_of
+from conformance.machine import Machine, this_machine
 from conformance.records import ResultRecord, base_backend, item_id
 
 
@@ -53,6 +55,13 @@ class Expectations:
     shadows: list[tuple[Entry, Entry, int, str]] = field(default_factory=list, repr=False)
     #: a ``skip:`` entry's items are recorded ``skipped`` without running; off: they run (``--skipped-only``)
     honour_skips: bool = True
+    #: the machine the records were made on, for ``os:`` and ``arch:`` (host.py); None: this machine
+    host: Machine | None = None
+
+    @property
+    def machine(self) -> Machine:
+        """The machine the entries' ``os:`` and ``arch:`` are held against: ``host``, else this one."""
+        return self.host if self.host is not None else this_machine()
 
     @classmethod
     def load(cls, paths: list[Path]) -> Expectations:
@@ -64,11 +73,11 @@ class Expectations:
             if entry.id is None:
                 continue
             for was in seen.get(entry.id, []):
-                if not (was.versions or was.isa) or (was.versions, str(was.isa)) == (entry.versions, str(entry.isa)):
+                if not any(was.conditions) or was.conditions == entry.conditions:
                     raise ExpectationsError(
                         f"{entry.file}:{entry.line}: entry for {entry.id} is shadowed by the one at {was.file}:"
-                        f"{was.line} (the first that matches wins): give the earlier one versions: or isa: that "
-                        "leave this one its items, or merge them")
+                        f"{was.line} (the first that matches wins): give the earlier one versions:, isa:, os: or "
+                        "arch: that leave this one its items, or merge them")
             seen.setdefault(entry.id, []).append(entry)
         return cls(entries)
 
@@ -104,7 +113,8 @@ class Expectations:
         for _position, entry in by_id.get(item_id, []) + candidates:
             # asked in match.py, where the entry's other conditions are: one place decides whether an entry holds
             if (entry.id is not None or entry.matches_id(item_id, subject)) \
-                    and matching.applies(entry.versions, entry.isa, backend_version, isa):
+                    and matching.applies(entry.versions, entry.isa, backend_version, isa) \
+                    and entry.holds_on(self.machine):
                 found.append(entry)
                 if not every:
                     break
@@ -169,7 +179,8 @@ class Expectations:
 
     def stale(self, item_ids: list[str], records: list[ResultRecord] | None = None) -> list[Entry]:
         """Entries whose id or pattern matches none of the given item ids (version ranges and ISA conditions aside:
-        an entry for another machine's level is not stale). Pass ``ResultRecord.expectation_id``s, and the records
+        an entry for another machine's level is not stale; one whose ``os:`` or ``arch:`` does not hold here is
+        left out). Pass ``ResultRecord.expectation_id``s, and the records
         themselves for ``match:`` entries: one is stale when a value one of its parts names matches no record
         (``Entry.unmatched`` says which)."""
         present = set(item_ids)
@@ -179,6 +190,8 @@ class Expectations:
         subjects = matching.Subjects([(r, r.backend) for r in records or []])
         found = []
         for e in self.entries:
+            if not e.holds_on(self.machine):  # another OS's or architecture's entry: it holds for nothing here
+                continue
             if e.match is not None:
                 e.unmatched = matching.unmatched(e.match, subjects)
                 if e.unmatched:

@@ -8,6 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from conformance.expectations import host as hosts
 from conformance.expectations import match as matching
 from conformance.records import base_backend, split_item_id
 
@@ -15,7 +16,7 @@ EXPECTED_STATUSES = frozenset({"fail", "error", "crash", "timeout"})
 #: The first line of a record whose failure is not the one its entry pinned (rejudge.py strips it again).
 CHANGED = "changed failure: "
 KEYS = ("id", "glob", "match", "reason", "link", "status", "signature", "pins", "versions", "isa", "unstable",
-        "tolerance", "skip")
+        "tolerance", "skip", "os", "arch")
 #: The keys that say what an entry expects of its items' failures: an entry that widens the bound (``tolerance:``)
 #: or does not run its items (``skip:``) expects none, so it takes none of them (files.py refuses the mix).
 FAILURE_KEYS = ("status", "signature", "pins", "unstable")
@@ -30,6 +31,10 @@ class Entry:
     status: str | None = None  # the failing status expected; None: any failing status
     versions: str = ""  # e.g. ">=2026.0,<2027"
     isa: str | list[str] = ""  # e.g. ">=avx512_core", or a list of levels: the ISA levels the entry applies at
+    #: the operating systems and architectures the entry applies on (host.py): ``linux``, ``[linux, darwin]``;
+    #: ``x86_64``, ``[aarch64]``; "" for every one
+    os: str | list[str] = ""
+    arch: str | list[str] = ""
     match: dict[str, Any] | None = None  # the fields the entry's items share (match.py), instead of an id or glob
     signature: str = ""  # how its items fail (signature.py); "" for any failure (entries written before it)
     #: a glob or match: entry's items, each with its own signature (its magnitude and share of wrong elements),
@@ -94,11 +99,20 @@ class Entry:
         """The entry's version range and ISA condition hold for a record of this version and level."""
         return matching.applies(self.versions, self.isa, backend_version, isa)
 
+    def holds_on(self, machine: Any) -> bool:
+        """The entry's ``os:`` and ``arch:`` hold on ``machine`` (a conformance.machine.Machine; None: unknown)."""
+        return not (self.os or self.arch) or hosts.holds(self.os, self.arch, machine)
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        """Its conditions as text (versions, isa, os, arch): two entries for one id must differ in them."""
+        return (self.versions, str(self.isa or ""), str(self.os or ""), str(self.arch or ""))
+
     def to_yaml(self) -> dict[str, Any]:
         data: dict[str, Any] = ({"match": self.match} if self.match is not None else
                                 {"id": self.id} if self.id is not None else {"glob": self.glob})
         data["reason"] = self.reason
-        for key in ("link", "status", "signature", "pins", "versions", "isa", "unstable", "tolerance", "skip"):
+        for key in KEYS[4:]:  # after id|glob|match and reason, in the files' order
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data

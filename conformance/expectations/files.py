@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from conformance import machine
+from conformance.expectations import host as hosts
 from conformance.expectations import kinds
 from conformance.expectations import match as matching
 from conformance.expectations import signature as signatures
@@ -40,7 +41,7 @@ def load_file(path: Path) -> list[Entry]:
         where = f"{path}:{line}: entry {number}" if line else f"{path}: entry {number}"
         if not isinstance(item, dict) or set(item) - set(KEYS):
             raise ExpectationsError(f"{where}: keys are id|glob|match, reason, link, status, signature, pins, "
-                                    "versions, isa, unstable, tolerance, skip")
+                                    "versions, isa, os, arch, unstable, tolerance, skip")
         if sum(k in item for k in ("id", "glob", "match")) != 1:
             raise ExpectationsError(f"{where}: give exactly one of id (exact), glob (whole-id pattern) or match "
                                     "(the fields the items share)")
@@ -63,12 +64,14 @@ def load_file(path: Path) -> list[Entry]:
             if "match" in item:
                 matching.check(item["match"])
             tolerance, skip = kinds.tolerance(item), kinds.skip(item)
+            on = {key: hosts.check(item, key) for key in ("os", "arch")}  # the machine's, beside isa: (host.py)
         except (machine.LevelError, ValueError) as exc:  # MatchError, ExpectationsError, kinds' are ValueErrors
             raise ExpectationsError(f"{where}: {exc}") from None
         entry = Entry(reason=item["reason"], id=item.get("id"), glob=item.get("glob"), link=item.get("link", ""),
                       status=item.get("status"), versions=item.get("versions", ""), isa=isa, file=str(path),
                       line=line, match=item.get("match"), signature=item.get("signature", ""),
                       pins=_pins(item, where), unstable=item.get("unstable", False), tolerance=tolerance, skip=skip,
+                      **on,
                       problem="" if "match" in item else never_matches(item.get("id"), item.get("glob")))
         try:
             if "versions" in item:  # every clause now, not at first use; an empty range would match every version

@@ -102,7 +102,7 @@ class Elsewhere:
             path = expectation_file(backend)
             if path is None:
                 raise ValueError(f"--shared-with {backend}: no shipped expectations/{backend}.yaml")
-            books[backend] = Expectations([replace(e, versions="", isa="") for e in load_file(path)])
+            books[backend] = Expectations([replace(e, versions="", isa="", os="", arch="") for e in load_file(path)])
         return cls(records, books)
 
     def of(self, record: ResultRecord) -> tuple[str, ...]:
