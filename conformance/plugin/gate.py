@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from conformance.plugin.tree import collection_key
 from conformance.records import base_backend
 
 
@@ -161,8 +162,6 @@ def partial_run(config: pytest.Config, session: pytest.Session | None = None) ->
 def _inside_a_case_folder(config: pytest.Config) -> bool:
     """Some argument is a file or folder strictly inside a collected case folder (``cases/openvino``): the run
     holds part of the corpus, and an entry for an item of the rest is not stale."""
-    from conformance.plugin.tree import collection_key
-
     collection = config.stash.get(collection_key, None)
     folders = [Path(d).resolve() for d in (collection.case_dirs if collection is not None else [])]
     for arg in config.args:
