@@ -5,7 +5,7 @@
 Both sides run every ``ai.onnx`` case instance of cases/ (node-test imports included) on onnxruntime's CPU
 provider, in this process, after one warm-up pass of each (imports, onnxruntime's one-off initialisation):
 
-* harness: ``conformance.runner.run_backend(instance, OnnxRuntimeBackend())`` — support check, oracle (inputs,
+* harness: ``conformance.pipeline.runner.run_backend(instance, OnnxRuntimeBackend())`` — support check, oracle (inputs,
   reference outputs, magnitude), model build + onnx.checker, session, run, tolerance policy, comparison, record;
   the oracle cache is cleared before each pass, and so is the backend's session cache (if it has one), so a pass
   starts as cold as a fresh pytest worker.
@@ -74,9 +74,9 @@ def _session(ort, helper, inst) -> tuple:
 
 
 def harness_pass(items: list, backend) -> int:
-    from conformance import runner
     from conformance.backends.column import enter
     from conformance.oracle import Oracles
+    from conformance.pipeline import runner
 
     # as cold as a fresh pytest worker: a new owner of the oracles (windows, random draws), no sessions; the column
     # entered once, as the plugin's session does

@@ -3,7 +3,7 @@
     python -m benchmarks.isolation [--cases 120] [--repeats 3]
 
 For each such backend: the same case instances (the first ``--cases`` of the corpus it supports, every domain,
-negative cases included) through ``conformance.runner.run_backend`` on the backend in this process and on
+negative cases included) through ``conformance.pipeline.runner.run_backend`` on the backend in this process and on
 ``isolated_backend.IsolatedBackend`` (the worker the plugin uses: a ``supports`` and a ``run`` round trip per case, the
 case and its arrays pickled over a pipe). Interleaved, best of the repeats, after one warm-up pass each (worker
 start, library load, first-model costs). The oracle cache is cleared before every pass so both sides compute the
@@ -48,15 +48,15 @@ def sample(backend, count: int) -> list:
 
 
 def survivors(items: list, isolated) -> list:
-    from conformance import runner
+    from conformance.pipeline import runner
 
     return [inst for inst in items if runner.run_backend(inst, isolated).status not in ("crash", "timeout")]
 
 
 def one_pass(items: list, backend) -> int:
-    from conformance import runner
     from conformance.backends.column import enter
     from conformance.oracle import Oracles
+    from conformance.pipeline import runner
 
     oracles, column = Oracles(), enter(backend)  # a fresh owner of the oracles: as cold as a new worker
     return sum(runner.run_backend(inst, column, oracles=oracles).status in ("pass", "fail") for inst in items)

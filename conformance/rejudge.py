@@ -34,7 +34,7 @@ def rejudger(expectations: Callable[[list[str]], Expectations], machine: Machine
     independent = functools.cache(independent)
 
     def transform(records: list[ResultRecord]) -> list[ResultRecord]:
-        from conformance.verdict import finish
+        from conformance.pipeline.verdict import finish
 
         book = expectations(sorted({base_backend(r.backend) for r in records}))
         return [finish(_outcome(record, machine, independent), book) for record in records]
@@ -53,6 +53,6 @@ def _outcome(record: ResultRecord, machine: Machine | None, independent: Callabl
 def isa_independent(backend: str) -> bool:
     """The reference column and installed backends that declare ``isa_dependent = False``."""
     from conformance.backends import registry
-    from conformance.reference_column import REFERENCE
+    from conformance.pipeline.reference_column import REFERENCE
 
     return backend == REFERENCE or not registry.declared(backend, "isa_dependent", True)

@@ -15,9 +15,9 @@ from onnx.reference.ops._op import OpRunUnaryNum
 from conformance.backends.models.lowering import LoweredModel
 from conformance.model import CaseInstance
 from conformance.oracle import predict
+from conformance.pipeline.verdict import judge_outputs
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
-from conformance.verdict import judge_outputs
 
 FLOATS = ["float32", "float16", "float64", "bfloat16"]
 SIGNED = ["int8", "int16", "int32", "int64"]

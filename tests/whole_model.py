@@ -10,8 +10,8 @@ from onnx.reference import ReferenceEvaluator
 from conformance.dtypes import dtype_name
 from conformance.model import Case, TensorSpec
 from conformance.oracle import oracle_for
+from conformance.pipeline.verdict import judge_outputs
 from conformance.suite.expand import expand
-from conformance.verdict import judge_outputs
 
 
 def graph_case(nodes: list, inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], op: str,

@@ -137,9 +137,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from conformance.backends import registry
     from conformance.oracle import oracle_for
+    from conformance.pipeline.verdict import judge_outputs
     from conformance.suite import backend_tests
     from conformance.suite.expand import expand
-    from conformance.verdict import judge_outputs
 
     ops = set(args.ops.split(",")) if args.ops else set(FORMER)
     plants = args.plant or list(PLANTS)

@@ -98,7 +98,7 @@ def _record(path: Path, instance_id: str, backend: str) -> tuple[ResultRecord | 
     if not matches:
         raise ValueError(f"{path}: no record for {instance_id}" + (f" on {backend}" if backend else ""))
     if not backend and len({r.backend for r in matches}) > 1:
-        from conformance.reference_column import REFERENCE
+        from conformance.pipeline.reference_column import REFERENCE
 
         # every run has a reference column: the one other backend is the one the user means
         tested = [r for r in matches if r.backend != REFERENCE]

@@ -11,7 +11,7 @@ import re
 
 from conformance.records import ResultRecord
 
-#: The reason prefixes the runner writes per failing status (conformance/runner.py): an old ``xfail`` record's
+#: The reason prefixes the runner writes per failing status (conformance/pipeline/runner.py): an old ``xfail`` record's
 #: outcome is the status its reason names; anything else was a value, shape or acceptance failure.
 _REASON_STATUS = (
     (re.compile(r"^(rejected: |not a rejection by the runtime|harness error: |backend unavailable: |the reference "

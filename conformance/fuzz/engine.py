@@ -23,8 +23,8 @@ from conformance.fuzz.shrink import shrink
 from conformance.fuzz.strategies import Profile, generate, profile
 from conformance.ops.draft import Draft
 from conformance.oracle import Oracles, oracle_for
+from conformance.pipeline.runner import result
 from conformance.records import ResultRecord
-from conformance.runner import result
 
 MAX_DRAWS = 30  # re-draws per case index until the reference gives the verdict the mode needs
 

@@ -51,7 +51,7 @@ class CaseItem(pytest.Item):
         self.add_marker(pytest.mark.conformance)
 
     def runtest(self) -> None:
-        from conformance import runner
+        from conformance.pipeline import runner
 
         hook = self.config.hook
         record = runner.result(self.instance, self.column, hook.pytest_conformance_expectations(config=self.config),

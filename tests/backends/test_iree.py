@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from backend_instances import instance
 
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 
 pytest.importorskip("iree.compiler")
 pytest.importorskip("iree.runtime")

@@ -12,7 +12,7 @@ import yaml
 from conformance.backends import answers, registry
 from conformance.backends.models.single_node import build_model
 from conformance.model import CaseInstance
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
 

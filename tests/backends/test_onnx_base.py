@@ -10,7 +10,7 @@ import pytest
 from backend_instances import instance
 
 from conformance.backends.onnx_base import OnnxModelBackend
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 
 
 class Counting(OnnxModelBackend):

@@ -8,7 +8,7 @@ import yaml
 
 from conformance.backends.onnx_reference.backend import OnnxReferenceBackend
 from conformance.model import CaseInstance
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
 

@@ -13,7 +13,7 @@ from defusedxml import ElementTree
 from conformance.backends.openvino.ir import build_ir, ir_value
 from conformance.backends.openvino.ir_backend import OpenVinoIrBackend
 from conformance.model import CaseInstance
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
 

@@ -11,7 +11,7 @@ from conformance.backends.base import Unsupported
 from conformance.backends.openvino import builders
 from conformance.backends.openvino.backend import OpenVinoBackend
 from conformance.model import CaseInstance
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import load_text
 

@@ -12,7 +12,7 @@ import yaml
 
 from conformance.backends.onednn import builders
 from conformance.backends.onednn.single_op import GraphOp
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

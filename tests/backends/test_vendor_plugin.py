@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conformance.backends import registry
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

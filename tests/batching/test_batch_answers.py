@@ -108,9 +108,9 @@ def test_checked_rebuilds_good_entries_and_refuses_bad_ones_one_by_one():
 
 
 def test_a_refused_entry_is_an_error_record_where_it_is_judged():
-    from conformance import runner
     from conformance.backends.base import Backend
     from conformance.model import Case, CaseInstance, TensorSpec
+    from conformance.pipeline import runner
 
     case = Case(id="t", op="AveragePool", domain="ai.onnx", versions=(22,), source="edge",
                 attributes={"kernel_shape": [2, 2]}, inputs=(TensorSpec("x", (1, 1, 4, 4), None, arange={"start": 1}),),

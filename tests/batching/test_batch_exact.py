@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import runner
 from conformance.backends.batching import dispatch
 from conformance.expectations import Expectations
 from conformance.oracle import oracle_for
+from conformance.pipeline import runner
 from conformance.records import item_id
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_file

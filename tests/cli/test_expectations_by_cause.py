@@ -17,8 +17,8 @@ from conformance.ci.stale import check
 from conformance.cli import expectations as cli
 from conformance.expectations import Entry, Expectations, load_file
 from conformance.expectations.grouping import Elsewhere, unreviewed
+from conformance.pipeline.runner import result
 from conformance.records import write_records
-from conformance.runner import result
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

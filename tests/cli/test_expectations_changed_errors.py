@@ -1,6 +1,6 @@
 """Issue 35, record level: an entry that pins how its items are refused or error out (``rejected EXCEPTION``,
 ``error EXCEPTION``) does not cover the same item raising another exception type. Records come from the harness's
-own runner (conformance.runner.result) with a small fake backend that raises what a test chooses; the baseline
+own runner (conformance.pipeline.runner.result) with a small fake backend that raises what a test chooses; the baseline
 gate then names the item a changed failure."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from conformance.backends.base import Backend
 from conformance.expectations import Entry, Expectations
 from conformance.expectations import signature as signatures
+from conformance.pipeline.runner import result
 from conformance.report.baseline import compare
-from conformance.runner import result
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

@@ -15,9 +15,9 @@ from conformance.backends.base import Backend
 from conformance.cli import expectations as cli
 from conformance.expectations import Expectations, load_file, write_file
 from conformance.expectations import signature as signatures
+from conformance.pipeline.runner import result
 from conformance.records import write_records
 from conformance.report.baseline import compare
-from conformance.runner import result
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from conformance.cli import coverage as coverage_cli
-from conformance.runner import run_reference
+from conformance.pipeline.runner import run_reference
 from conformance.suite import coverage, guards, onnx_node_tests
 from conformance.suite.expand import expand, inputs_of
 from conformance.suite.loader import CaseFileError, load_file, load_text

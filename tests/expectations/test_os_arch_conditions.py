@@ -16,8 +16,8 @@ from conformance.cli.expectations import update
 from conformance.expectations import Expectations, ExpectationsError, load_file, write_file
 from conformance.expectations.host import UNKNOWN, of_results
 from conformance.machine import Machine, arch_name, os_name, this_machine
+from conformance.pipeline.runner import result
 from conformance.records import ResultRecord, read_records, split_item_id, write_records
-from conformance.runner import result
 
 LINUX = Machine(cpu="", arch="x86_64", os="linux")
 MAC = Machine(cpu="", arch="aarch64", os="darwin")

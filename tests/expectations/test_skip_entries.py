@@ -15,11 +15,11 @@ from off_by_bounds import ITEM, OffBy, instance
 from conformance.cli import verify
 from conformance.cli.expectations import update
 from conformance.expectations import Expectations, ExpectationsError, load_file, write_file
+from conformance.pipeline.runner import result
 from conformance.records import FAILING, STATUSES, ResultRecord, read_records, split_item_id, write_records
 from conformance.report import build_reports
 from conformance.report.baseline import compare
 from conformance.report.merge import merge_records
-from conformance.runner import result
 
 HERE = Path(__file__).resolve().parent
 

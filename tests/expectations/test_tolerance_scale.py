@@ -13,10 +13,10 @@ from off_by_bounds import CASE, ITEM, NAME, OffBy, instance
 
 from conformance.cli.expectations import update
 from conformance.expectations import Expectations, ExpectationsError, load_file, write_file
+from conformance.pipeline.runner import result
 from conformance.records import ResultRecord, read_records, split_item_id, write_records
 from conformance.report import build_reports
 from conformance.report.html import render_html
-from conformance.runner import result
 
 
 def book(tmp_path: Path, extra: str = "") -> Expectations:

@@ -9,7 +9,7 @@ import pytest
 from conformance import ops
 from conformance.fuzz.engine import FuzzConfig, fuzz
 from conformance.fuzz.writer import write
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_file
 

@@ -13,7 +13,7 @@ import yaml
 import conformance_reference as reference
 from conformance.backends.base import Backend
 from conformance.frozen import FrozenDict, FrozenList, freeze
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

@@ -108,7 +108,7 @@ def test_the_comparison_reads_evidence_not_the_oracle_or_the_registry():
                 imported.add((path.name, node.module))
             elif isinstance(node, ast.Import):
                 imported.update((path.name, alias.name) for alias in node.names)
-    forbidden = ("conformance.oracle", "conformance.ops", "conformance_reference", "conformance.runner",
-                 "conformance.backends", "conformance.plugin")
+    forbidden = ("conformance.oracle", "conformance.ops", "conformance_reference",
+                 "conformance.pipeline.runner", "conformance.backends", "conformance.plugin")
     assert [(f, m) for f, m in imported if m.startswith(forbidden)] == []
     assert any(m == "conformance.compare.evidence" for _, m in imported)

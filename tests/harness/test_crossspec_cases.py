@@ -7,10 +7,10 @@ import json
 
 import numpy as np
 
-from conformance.runner import run_reference
+from conformance.pipeline.runner import run_reference
+from conformance.pipeline.verdict import output_values
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
-from conformance.verdict import output_values
 
 TEXT = """\
 defaults:
@@ -109,7 +109,7 @@ def test_an_unsupported_record_is_the_same_whether_supports_or_run_said_so():
     run() (after the oracle ran: the record showed the reference's values), the next ones by supports(). The
     record of an item must not depend on which came first."""
     from conformance.backends.base import Backend, Support, Unsupported
-    from conformance.runner import run_backend
+    from conformance.pipeline.runner import run_backend
 
     class Lacks(Backend):
         name = "lacks"

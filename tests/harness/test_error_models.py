@@ -11,7 +11,7 @@ from conformance.compare.indices import compare_indices
 from conformance.compare.tolerance import Policy, ulp
 from conformance.compare.values import compare
 from conformance.oracle import oracle_for
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

@@ -14,8 +14,8 @@ from conformance.dtypes import dtype_name
 from conformance.model import Case, TensorSpec
 from conformance.ops.families import ACCUMULATE, EXACT, HALF_ULPS, PROPAGATE, ULPS, family_of
 from conformance.oracle import oracle_for
+from conformance.pipeline.verdict import judge_outputs
 from conformance.suite.expand import expand
-from conformance.verdict import judge_outputs
 
 TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
          np.dtype(np.int64): TensorProto.INT64}
@@ -198,7 +198,7 @@ def test_every_ulp_op_is_an_onnx_op(op: str) -> None:
 
 
 def test_the_reference_column_checks_stored_outputs_with_onnx_reference() -> None:
-    from conformance.runner import run_reference
+    from conformance.pipeline.runner import run_reference
 
     x = RNG.standard_normal((2, 3)).astype(np.float32)
     agreed = run_reference(expand(model_case("Exp", {"x": x}, np.exp(x)))[0])
@@ -210,7 +210,7 @@ def test_the_reference_column_checks_stored_outputs_with_onnx_reference() -> Non
 
 
 def test_a_model_the_evaluator_cannot_run_is_unsupported_in_the_reference_column() -> None:
-    from conformance.runner import run_reference
+    from conformance.pipeline.runner import run_reference
 
     x = RNG.standard_normal((2, 3)).astype(np.float32)
     record = run_reference(expand(model_case("NoSuchOp", {"x": x}, x.copy()))[0])

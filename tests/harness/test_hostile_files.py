@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conformance import runner
+from conformance.pipeline import runner
 from conformance.suite import guards
 from conformance.suite.expand import expand
 from conformance.suite.loader import CaseFileError, load_text

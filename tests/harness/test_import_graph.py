@@ -110,7 +110,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_files_of_conformance_import_each_other_without_circles() -> None:
     graph = import_graph()
-    assert {"conformance.runner", "conformance.suite.loader", "conformance.cli.run"} <= set(graph)  # the walk ran
+    # the walk ran
+    assert {"conformance.pipeline.runner", "conformance.suite.loader", "conformance.cli.run"} <= set(graph)
     found = cycles(graph)
     detail = [f"{a} -> {b}" for loop in found for a in loop for b in sorted(graph[a]) if b in loop]
     assert found == KNOWN, "files importing each other in a circle:\n" + "\n".join(detail)

@@ -180,7 +180,7 @@ def test_a_well_formed_example_has_no_defects_and_garbage_is_still_refused():
 
 
 def test_the_reference_column_reports_each_defect_as_an_erratum():
-    from conformance.reference_column import spec_claims
+    from conformance.pipeline.reference_column import spec_claims
     from conformance.suite.expand import expand
 
     (case,) = load_text(MALFORMED, "x.yaml").cases

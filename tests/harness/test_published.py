@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from conformance.oracle import predict
-from conformance.reference_column import spec_claims
-from conformance.runner import run_reference
+from conformance.pipeline.reference_column import spec_claims
+from conformance.pipeline.runner import run_reference
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 from conformance.suite.published import PublishedTextError, read_literal

@@ -44,7 +44,8 @@ def test_at_most_two_core_modules_import_the_reference() -> None:
 def test_no_backend_imports_the_reference() -> None:
     importers = [str(p.relative_to(PACKAGE)) for p in _modules()
                  if p.relative_to(PACKAGE).parts[0] == "backends" and _imports_reference(p)]
-    assert importers == [], f"backends importing the reference (ask conformance.oracle or the registry): {importers}"
+    assert importers == [], \
+        f"backends importing the reference (ask conformance.oracle or the registry): {importers}"
 
 
 def _registry_misuse(path: Path) -> list[str]:

@@ -13,7 +13,7 @@ from conformance.backends.base import Backend
 from conformance.compare import outputs
 from conformance.compare.tolerance import Policy
 from conformance.oracle import oracle_for
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

@@ -15,8 +15,8 @@ import isolation_fakes as fakes  # noqa: E402
 from isolation_helpers import make_instance  # noqa: E402
 from test_onednn_isolated import avg_pool  # noqa: E402
 
-from conformance import runner  # noqa: E402
 from conformance.backends.isolation import isolated_backend  # noqa: E402
+from conformance.pipeline import runner  # noqa: E402
 
 
 def timed(backend, cases) -> float:

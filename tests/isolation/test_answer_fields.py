@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from isolation_helpers import make_instance, spec_of
 
-from conformance import runner
 from conformance.backends import answers
 from conformance.backends.base import Answer
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 from conformance.records import written
 
 ISOLATED = pytest.mark.parametrize("isolated", [False, True], ids=["in-process", "isolated"])

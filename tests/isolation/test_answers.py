@@ -8,10 +8,10 @@ import isolation_fakes as fakes
 import pytest
 from isolation_helpers import make_instance, spec_of
 
-from conformance import runner
 from conformance.backends import answers
 from conformance.backends.base import Support
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 
 BAD = [
     (fakes.NoneSupportBackend, "supports() returned None (NoneType), not a Support"),

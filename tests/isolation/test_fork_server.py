@@ -12,8 +12,8 @@ import isolation_fakes as fakes
 import pytest
 from isolation_helpers import alive, make_instance, spec_of
 
-from conformance import runner
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 
 ABORT = make_instance("bad", {"kernel_shape": [2, 2], "fault": "abort"}, expect_error=True)
 SEGV = make_instance("segv", {"kernel_shape": [2, 2], "fault": "segv"}, expect_error=True)

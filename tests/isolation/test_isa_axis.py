@@ -9,8 +9,9 @@ import isolation_fakes as fakes
 import pytest
 from isolation_helpers import make_instance, spec_of
 
-from conformance import machine, runner
+from conformance import machine
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 from conformance.plugin import isa_axis
 
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from isolation_helpers import alive, make_instance, spec_of
 
-from conformance import runner
 from conformance.backends.base import Answer, Backend, Crashed, Rejected, TimedOut, Unsupported
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 from conformance.suite.expand import inputs_of
 
 FAULTS = [

@@ -11,8 +11,8 @@ import isolation_fakes as fakes
 import pytest
 from isolation_helpers import make_instance, spec_of
 
-from conformance import runner
 from conformance.backends.isolation import isolated_backend, memory
+from conformance.pipeline import runner
 
 
 def test_a_leaking_plugin_crashes_the_case_that_crosses_the_limit_and_the_next_starts_afresh():

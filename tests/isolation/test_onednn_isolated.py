@@ -8,8 +8,8 @@ import textwrap
 import pytest
 from isolation_helpers import alive, make_instance
 
-from conformance import runner
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from isolation_helpers import make_instance, spec_of
 
-from conformance import runner
 from conformance.backends.base import Backend, Rejected
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 
 
 class RuntimeValidationError(Exception):

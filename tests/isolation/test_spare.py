@@ -6,7 +6,7 @@ from __future__ import annotations
 import isolation_fakes as fakes
 from isolation_helpers import alive, make_instance
 
-from conformance import runner
+from conformance.pipeline import runner
 
 
 def test_no_spare_until_a_worker_is_lost(isolated):

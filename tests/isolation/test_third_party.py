@@ -14,9 +14,9 @@ import isolation_fakes as fakes
 import pytest
 from isolation_helpers import make_instance, spec_of
 
-from conformance import runner
 from conformance.backends.base import Backend
 from conformance.backends.isolation import isolated_backend
+from conformance.pipeline import runner
 
 ROOT = Path(__file__).resolve().parents[2]
 

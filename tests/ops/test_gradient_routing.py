@@ -10,7 +10,7 @@ import pytest
 
 from conformance.backends.base import Backend
 from conformance.oracle import oracle_for
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

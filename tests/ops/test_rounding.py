@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conformance.backends.base import Backend
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 

@@ -99,7 +99,7 @@ def test_k_is_the_nodes_own_count(test_id):
 
 def _judged(test_id: str, planted) -> dict:
     from conformance.oracle import oracle_for
-    from conformance.verdict import judge_outputs
+    from conformance.pipeline.verdict import judge_outputs
 
     instance, _, _ = _single_node_accumulating()[test_id]
     oracle = oracle_for(instance)

@@ -12,7 +12,7 @@ import pytest
 
 import conformance_reference as reference
 from conformance.backends.base import Backend
-from conformance.runner import run_backend
+from conformance.pipeline.runner import run_backend
 from conformance.suite.expand import expand
 from conformance.suite.loader import load_text
 from conformance_reference import SpecViolation

@@ -8,7 +8,7 @@ import numpy as np
 
 from conformance.model import CaseInstance, concrete_of
 from conformance.oracle import Prediction
-from conformance.verdict import Claims, Trial
+from conformance.pipeline.verdict import Claims, Trial
 
 REFERENCE = "reference"
 #: Sources whose expected values were published with the spec: a contradiction is the publication's erratum.

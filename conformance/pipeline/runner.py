@@ -15,16 +15,16 @@ import time
 import traceback
 from typing import TYPE_CHECKING
 
-from conformance import reference_column
 from conformance.backends import column as columns
 from conformance.backends.answers import BadAnswer
 from conformance.backends.base import Backend
 from conformance.backends.column import Column
 from conformance.model import CaseInstance
 from conformance.oracle import Oracles, Prediction, predict
+from conformance.pipeline import reference_column
+from conformance.pipeline.reference_column import REFERENCE
+from conformance.pipeline.verdict import Judgement, Trial, Widening, finish, judge, record, skipped
 from conformance.records import ResultRecord
-from conformance.reference_column import REFERENCE
-from conformance.verdict import Judgement, Trial, Widening, finish, judge, record, skipped
 
 if TYPE_CHECKING:  # pragma: no cover
     from conformance.backends.batch_answer import Batched
