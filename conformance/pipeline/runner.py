@@ -47,12 +47,13 @@ def result(instance: CaseInstance, backend: Column | Backend | None, expectation
     entry = None if expectations is None or column is None else \
         expectations.for_instance(instance, column.name, column.version, column.isa)
     if entry is not None and entry.skip and expectations.honour_skips:  # not run at all: it hangs, or needs more
-        made = record(instance, column.name, {**column.facts(), **skipped(entry.skip, entry.where, entry.reason)},
+        facts = column.facts()
+        made = record(instance, column.name, {**facts, **skipped(entry.skip, entry.where, entry.reason)},
                       nodeid=nodeid, repro=repro)
-        return finish(made, expectations)
-    widen = Widening(entry.scale, entry.where) if entry is not None and entry.scale is not None else None
-    made = _record(instance, column, batched, nodeid=nodeid, repro=repro, oracles=oracles, widen=widen)
-    return finish(made, expectations)
+    else:
+        widen = Widening(entry.scale, entry.where) if entry is not None and entry.scale is not None else None
+        made = _record(instance, column, batched, nodeid=nodeid, repro=repro, oracles=oracles, widen=widen)
+    return finish(made, expectations)  # one end for both: every record leaves through the expectations
 
 
 def run_reference(instance: CaseInstance) -> ResultRecord:
