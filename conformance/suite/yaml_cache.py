@@ -47,7 +47,7 @@ class _NotPlain(Exception):
 @functools.cache
 def _parser() -> str:
     """What the documents are a function of besides the text: PyYAML's version (and whether libyaml parses) and our
-    loader's code, read as files beside this one: the loader imports this module, and importing it back would make
+    parser's code, read as files beside this one: the parser imports this module, and importing it back would make
     the two a circle."""
     import yaml
 
@@ -57,8 +57,8 @@ def _parser() -> str:
     return digest.hexdigest()
 
 
-#: the files whose code makes a document (suite/loader.py, and depth.py, which drops the cases nested too deeply)
-_PARSER_FILES = ("loader.py", "depth.py")
+#: the files whose code makes a document (suite/yaml_parse.py, and depth.py, which drops the cases nested too deeply)
+_PARSER_FILES = ("yaml_parse.py", "depth.py")
 
 
 def _entry(name: str) -> Path | None:

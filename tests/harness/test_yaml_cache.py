@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.suite import loader, yaml_cache
+from conformance.suite import loader, yaml_cache, yaml_parse
 from conformance.suite.casefile import CaseFileError
 
 
@@ -23,13 +23,13 @@ def cache(tmp_path, monkeypatch) -> Path:
 def parses(monkeypatch) -> list[str]:
     """The texts the YAML parser was run on (a document read from the cache is not among them)."""
     seen: list[str] = []
-    real = loader._parse
+    real = yaml_parse._parse
 
     def counting(text, file, dropped):
         seen.append(text)
         return real(text, file, dropped)
 
-    monkeypatch.setattr(loader, "_parse", counting)
+    monkeypatch.setattr(yaml_parse, "_parse", counting)
     return seen
 
 
