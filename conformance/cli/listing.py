@@ -115,7 +115,11 @@ def keyword_expression(expression: str):  # noqa: ANN201 - pytest's private Expr
 
 
 def backends_main(argv: list[str]) -> int:
-    argparse.ArgumentParser(prog="conformance backends", description="Installed backends.").parse_args(argv)
+    parser = argparse.ArgumentParser(prog="conformance backends", description="Installed backends.")
+    parser.add_argument("--full", action="store_true",
+                        help=f"list every op a backend runs (default: a list longer than {LISTED} as its count and "
+                             f"its first {SHOWN})")
+    full = parser.parse_args(argv).full
     from conformance.backends.base import optional
     from conformance.backends.discovery import installed
     from conformance.backends.isolation import isolated_backend
@@ -141,7 +145,7 @@ def backends_main(argv: list[str]) -> int:
             level = optional(backend, "isa_level")()
             cap = cap_env(entry.name)
             isa = (f"isa {level}" + (f" (--isa axis: {cap})" if cap else "") + "; ") if level else ""
-            caps = isa + "; ".join(f"{k}: {', '.join(map(str, v))}"
+            caps = isa + "; ".join(_capability(k, list(map(str, v)), full)
                                    for k, v in optional(backend, "capabilities")().items())
             description = str(optional(backend, "description") or "")
         except Exception as exc:
@@ -156,6 +160,18 @@ def backends_main(argv: list[str]) -> int:
         if not entry.in_all:
             print(" " * 21 + f"not in --backend=all: run it by name (--backend={entry.name})")
     return 0
+
+
+#: without --full, a capability list longer than LISTED shows its count and its first SHOWN items (a backend may
+#: run hundreds of op-versions)
+LISTED, SHOWN = 12, 8
+
+
+def _capability(key: str, values: list[str], full: bool) -> str:
+    """``key: a, b, c``; a longer list as its count and its first items (``--full`` lists it all)."""
+    if full or len(values) <= LISTED:
+        return f"{key}: {', '.join(values)}"
+    return f"{key}: {len(values)} ({', '.join(values[:SHOWN])}, ... --full lists them)"
 
 
 def _indented(text: str) -> str:

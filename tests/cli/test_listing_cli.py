@@ -138,3 +138,21 @@ def test_backends_shows_a_plugins_description(monkeypatch, capsys):
     assert backends_main([]) == 0
     out = capsys.readouterr().out
     assert OnnxReferenceBackend.description in out
+
+
+def test_backends_counts_a_long_list_and_full_lists_it(monkeypatch, capsys):
+    """A backend running 240 op-versions is one readable line: the count and the first few; --full, every one."""
+    pytest.importorskip("onnx")
+    from conformance.backends.discovery import installed
+    from conformance.backends.onnx_reference.backend import OnnxReferenceBackend
+    from conformance.cli import listing
+
+    ops = [f"Op{i}-1" for i in range(40)]
+    monkeypatch.setattr(OnnxReferenceBackend, "capabilities", lambda self: {"openvino": ops, "few": ["A", "B"]})
+    monkeypatch.setattr(installed, "available", lambda: [installed.Available("onnx-reference", "m:C")])
+    assert listing.backends_main([]) == 0
+    out = capsys.readouterr().out
+    assert "openvino: 40 (Op0-1, Op1-1, Op2-1, Op3-1, Op4-1, Op5-1, Op6-1, Op7-1, ... --full lists them)" in out
+    assert "few: A, B" in out and "Op8-1" not in out
+    assert listing.backends_main(["--full"]) == 0
+    assert "openvino: " + ", ".join(ops) in capsys.readouterr().out
