@@ -17,8 +17,9 @@ from pathlib import Path
 import yaml
 
 from conformance import machine
-from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, load_file, write_file
+from conformance.expectations import EXPECTED_STATUSES, Entry, Expectations, ExpectationsError, write_file
 from conformance.expectations import signature as signatures
+from conformance.expectations.files import ExpectationsFile, read_file, write_exceptions
 from conformance.expectations.grouping import TODO, Elsewhere, Proposer, cause
 from conformance.expectations.outcome import outcome_of
 from conformance.records import base_backend, read_records
@@ -26,7 +27,8 @@ from conformance.report.merge import results_budget
 
 
 def update(entries: list[Entry], records: list, backend: str | None, elsewhere: Elsewhere | None = None,
-           host: machine.Machine | None = None) -> tuple[list[Entry], list[str], list[str]]:
+           host: machine.Machine | None = None, wrapped: list[Entry] | None = None,
+           ) -> tuple[list[Entry], list[str], list[str]]:
     """Returns (entries, added keys, dropped keys). Entries that match nothing in the results are kept.
 
     Records are judged by their outcome (the status before expectations). New failures are grouped by cause, one
@@ -35,11 +37,12 @@ def update(entries: list[Entry], records: list, backend: str | None, elsewhere: 
     a signature gets the one its failing items show (signature.py), so it stops hiding other failures.
     ``elsewhere``: which other backends fail an item too (default: the other columns of ``records`` only).
     ``host``: the machine the records ran on (None: this one); an entry whose ``os:`` or ``arch:`` does not hold
-    there is kept as written (its items ran elsewhere).
+    there is kept as written (its items ran elsewhere). ``wrapped``: the entries the file's ``wraps:`` takes on
+    (wrapping.py): the failures they cover are not proposed again, and they are never written nor dropped here.
     """
     elsewhere = elsewhere or Elsewhere(records)  # every column: another backend failing the item is its cause
     records = [r for r in records if backend is None or base_backend(r.backend) == backend]
-    book = Expectations(entries, host=host)
+    book = Expectations(entries + list(wrapped or []), host=host)  # the file's own first: they win, as in a run
     kept, dropped = [], []
     for entry in entries:
         # a widened bound is what makes its items pass, a skipped item never ran, another OS's entry holds here for
@@ -60,16 +63,21 @@ def update(entries: list[Entry], records: list, backend: str | None, elsewhere: 
     by_item: dict[str, list] = {}
     for record in records:
         by_item.setdefault(record.expectation_id, []).append(record)
-    causes, new = {}, {}
+    causes, new, settled = {}, {}, set()
     for key, group in by_item.items():
         failing = [r for r in group if outcome_of(r)[0] in EXPECTED_STATUSES]
         if failing:
             causes[key] = cause(failing[0], elsewhere.of(failing[0]))
         # no entry expected it (an item failing beyond its tolerance: entry's wider bound is left to a person:
         # a larger factor, or an id: entry of its own)
-        if any(book.find(key, r.backend_version, r.isa, r) is None for r in failing):
+        found = [book.find(key, r.backend_version, r.isa, r) for r in failing]
+        if any(entry is None for entry in found):
             new.setdefault(causes[key], set()).add(key)
-    proposer = Proposer({key: group[0] for key, group in by_item.items()}, causes)
+        elif failing and all(entry.id is not None or not entry.wrapped_by for entry in found):
+            # its entry keeps it whatever a proposal covers: an id: wins over any match:, and a proposal goes after
+            # the file's own entries (a wrapped glob or match: comes after them, and would lose the item)
+            settled.add(key)
+    proposer = Proposer({key: group[0] for key, group in by_item.items()}, causes, frozenset(settled))
     added = []
     for key, items in sorted(new.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
         for part in proposer.propose(items, key):
@@ -77,6 +85,21 @@ def update(entries: list[Entry], records: list, backend: str | None, elsewhere: 
             kept.append(_entry(part, [r for i in covered for r in by_item[i]], key, elsewhere))
             added.append(kept[-1].key)
     return kept, added, dropped
+
+
+def unshared(entries: list[Entry], wrapped: list[Entry], records: list, backend: str | None,
+             host: machine.Machine | None = None) -> dict[str, Entry]:
+    """The items of ``backend`` that pass where a wrapped runtime's entry (``wraps:``, the one holding for them)
+    expects a failure, each with that entry: the wrapping backend does not share the divergence, and a run calls
+    them unexpected passes (``wraps: except:`` lists them)."""
+    book = Expectations(entries + wrapped, host=host)
+    found = {}
+    for record in records:
+        if (backend is None or base_backend(record.backend) == backend) and outcome_of(record)[0] == "pass":
+            entry = book.find(record.expectation_id, record.backend_version, record.isa, record)
+            if entry is not None and entry.wrapped_by and entry.expects_failure and not entry.unstable:
+                found[record.expectation_id] = entry
+    return dict(sorted(found.items()))
 
 
 def _entry(part: dict | str, group: list, key: tuple = (), elsewhere: Elsewhere | None = None) -> Entry:
@@ -108,7 +131,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("action", choices=["update"])
     parser.add_argument("file", type=Path, help="the expectations file to rewrite (created if missing)")
     parser.add_argument("--results", type=Path, action="append", required=True, help="result file(s) of a run")
-    parser.add_argument("--backend", help="only records of this backend (default: all in the results)")
+    parser.add_argument("--backend", help="only records of this backend (default: the file's backend:, else all in "
+                        "the results)")
     parser.add_argument("--shared-with", action="append", default=[], metavar="BACKEND",
                         help="a runtime your backend wraps (e.g. onnxruntime): items its shipped expectations list "
                         "as failing the same way get entries of their own, apart from your backend's own causes "
@@ -121,7 +145,8 @@ def main(argv: list[str]) -> int:
         print("conformance expectations: " + "; ".join(errors), file=sys.stderr)
         return 2
     try:
-        entries = load_file(args.file) if args.file.exists() else []
+        read = read_file(args.file) if args.file.exists() else ExpectationsFile([])
+        entries, backend = read.entries, args.backend or read.backend
         budget = results_budget()  # every record is held: the same size limit as a report's
         records = [r for path in args.results for r in read_records(path, budget=budget)]
         elsewhere = Elsewhere.shipped(records, args.shared_with)
@@ -130,17 +155,23 @@ def main(argv: list[str]) -> int:
         return 2
     from conformance.expectations.host import UNKNOWN, of_results
 
-    kept, added, dropped = update(entries, records, args.backend, elsewhere, of_results(args.results) or UNKNOWN)
+    host = of_results(args.results) or UNKNOWN
+    kept, added, dropped = update(entries, records, backend, elsewhere, host, read.wrapped)
+    passing = unshared(entries, read.wrapped, records, backend, host)
     try:
         if args.file.exists():
             edit_in_place(args.file, entries, kept)
+            if passing:  # after the entries' edit, which keeps the header as it was
+                write_exceptions(args.file, passing)
         else:
             write_file(args.file, kept,
                        header="# Known divergences: strict xfail entries (docs/ci-gate.md). Review them.")
     except (ExpectationsError, OSError) as exc:  # a layout the editor cannot keep valid: the file stays as it was
         print(f"conformance expectations: {exc}", file=sys.stderr)
         return 2
-    print(f"{args.file}: {len(added)} added, {len(dropped)} dropped (fixed), {len(kept)} entries")
+    taken = f"; wraps: at {read.wrapped[0].wrapped_by} takes on {len(read.wrapped)} of " \
+        f"{Path(read.wrapped[0].file).name}" if read.wrapped else ""
+    print(f"{args.file}: {len(added)} added, {len(dropped)} dropped (fixed), {len(kept)} entries{taken}")
     from conformance.terminal import printable  # keys come from a results file: escaped for the terminal
 
     for key in added:
@@ -150,6 +181,11 @@ def main(argv: list[str]) -> int:
               "gate, `conformance run` over the whole corpus or `conformance ci stale`, refuses it until then)")
     for key in dropped:
         print(f"  - {printable(key)}")
+    for item, entry in passing.items():
+        print(f"  ~ wraps: except: {printable(item)} (passes; {entry.where} expects a failure)")
+    if passing:
+        print(f"wraps: except: lists the items {printable(backend or 'the backend')} passes where the wrapped list "
+              "expects a failure: it does not share those divergences (a later failure of one is a new failure)")
     return 0
 
 
@@ -232,7 +268,7 @@ def _replace_checked(path: Path, text: str, old_text: str, after: list[Entry]) -
         scratch.write_text(text, encoding="utf-8")
         problem = ""
         try:
-            got = [e.to_yaml() for e in load_file(scratch)]
+            got = [e.to_yaml() for e in read_file(scratch).entries]  # its own: wraps: takes on others
             others = [{k: v for k, v in (d or {}).items() if k != "entries"}
                       for d in (parse_yaml(t, str(path))[0] for t in (text, old_text))]
             if got != [e.to_yaml() for e in after] or others[0] != others[1]:

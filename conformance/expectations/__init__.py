@@ -14,7 +14,8 @@ Entries may be limited to backend version ranges, to ISA levels (``isa:``, match
 ran at: docs/isa.md) and to operating systems and architectures (``os:``, ``arch:``: host.py). A failing result
 that an entry expects becomes ``xfail``; a passing one becomes ``xpass``, which fails the run (the divergence was
 fixed: drop the entry). An entry that matches no item of a run is reported as stale (one for another OS or
-architecture never is: it holds for nothing here).
+architecture never is: it holds for nothing here). A file may take on the shipped list of a runtime its backend wraps
+(``wraps:``, wrapping.py): those entries follow its own, and are never stale.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ class Expectations:
             entries.extend(load_file(path))
         seen: dict[str, list[Entry]] = {}
         for entry in entries:  # first match wins: a later entry for the same item must be told apart by its condition
-            if entry.id is None:
+            # a wrapped runtime's entry (wrapping.py) may be overridden by one of the file that wraps it, written first
+            if entry.id is None or entry.wrapped_by:
                 continue
             for was in seen.get(entry.id, []):
                 if not any(was.conditions) or was.conditions == entry.conditions:
@@ -192,6 +194,8 @@ class Expectations:
         for e in self.entries:
             if not e.holds_on(self.machine):  # another OS's or architecture's entry: it holds for nothing here
                 continue
+            if e.wrapped_by:  # a wrapped runtime's list (wrapping.py): its own runs call its entries stale
+                continue
             if e.match is not None:
                 e.unmatched = matching.unmatched(e.match, subjects)
                 if e.unmatched:
@@ -222,7 +226,7 @@ class Expectations:
         unused = []
         for entry in self.entries:
             seen = statuses.get(id(entry), [])
-            if entry in stale:
+            if entry in stale or entry.wrapped_by:
                 continue
             if not seen and any(s[0] is entry for s in self.shadows):
                 entry.shadowed_by = [f"{w.file}:{w.line}" for e, w, _, _ in self.shadows if e is entry]

@@ -51,6 +51,12 @@ class Entry:
     skip: str = ""
     file: str = ""
     line: int = 0
+    #: an entry of a wrapped runtime's shipped list taken on by a file's ``wraps:`` (wrapping.py): that ``wraps:``
+    #: key's FILE:LINE ("" for an entry of the file itself)
+    wrapped_by: str = ""
+    #: a wrapped glob or match: entry's items its wrapping backend does not share (``wraps: except:``): item ids or
+    #: globs over them, for which the entry does not hold
+    unless: tuple[str, ...] = ()
     problem: str = ""  # why the entry can never match any item id ("" when it can): reported with stale entries
     unmatched: list[str] = field(default_factory=list, repr=False, compare=False)  # a stale match's lone parts
     #: a stale entry whose items all ran ``unsupported`` (it pins a failure none of them can show): how many
@@ -71,8 +77,10 @@ class Entry:
 
     @property
     def where(self) -> str:
-        """FILE:LINE as records name the entry (the file's name: a shipped file's path is the install's)."""
-        return f"{Path(self.file).name}:{self.line}" if self.file else ""
+        """FILE:LINE as records name the entry (the file's name: a shipped file's path is the install's); a wrapped
+        runtime's entry says which ``wraps:`` took it on."""
+        where = f"{Path(self.file).name}:{self.line}" if self.file else ""
+        return f"{where}, wrapped by {self.wrapped_by}" if self.wrapped_by else where
 
     @property
     def scale(self) -> float | None:
@@ -87,6 +95,8 @@ class Entry:
     def matches_id(self, item_id: str, subject: Any = None) -> bool:
         """``subject``: the item's record or case instance, which a ``match:`` entry needs (without it, it matches
         nothing)."""
+        if self.unless and any(matching.glob(pattern, item_id) for pattern in self.unless):
+            return False
         if self.match is not None:
             return subject is not None and matching.holds(self.match, subject, item_id.partition("::")[2]
                                                           .partition("[")[0])

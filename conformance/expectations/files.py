@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -10,18 +12,55 @@ import yaml
 
 from conformance import machine
 from conformance.expectations import host as hosts
-from conformance.expectations import kinds
+from conformance.expectations import kinds, wrapping
 from conformance.expectations import match as matching
 from conformance.expectations import signature as signatures
 from conformance.expectations.entry import EXPECTED_STATUSES, KEYS, Entry
 from conformance.expectations.match import ExpectationsError
 
 
+@dataclass(frozen=True)
+class ExpectationsFile:
+    """One file as read: its own entries, and those its ``wraps:`` takes on (wrapping.py) after them."""
+
+    entries: list[Entry]
+    wrapped: list[Entry] = field(default_factory=list)
+    #: the top-level ``backend:`` (None when the file has none): the backend its entries describe
+    backend: str | None = None
+    wraps: wrapping.Wraps | None = None
+
+
 def load_file(path: Path) -> list[Entry]:
-    """Entries of one file; any problem raises ExpectationsError naming the file and the entry's line."""
-    from conformance.suite.loader import CaseFileError, parse_yaml
+    """Entries of one file, its own then those its ``wraps:`` takes on (``Entry.wrapped_by`` says which); any problem
+    raises ExpectationsError naming the file and the entry's line."""
+    read = read_file(path)
+    return read.entries + read.wrapped
+
+
+def read_file(path: Path) -> ExpectationsFile:
+    """One file's own entries, the wrapped runtime's it takes on, and its ``backend:`` (ExpectationsError naming the
+    file and line on any problem)."""
+    from conformance.shipped import expectation_file
 
     path = Path(path)
+    data, lines, text = _parsed(path)
+    wraps = wrapping.read_wraps(data, text, path)
+    own = _entries(path, data, lines)
+    if wraps is None:
+        return ExpectationsFile(own, [], wrapping.described_backend(data, path))
+    source = expectation_file(wraps.wrapped)
+    if source is None:
+        raise ExpectationsError(f"{wraps.where}: wraps: {wraps.wrapped}: no shipped expectations/{wraps.wrapped}.yaml "
+                                "(`conformance backends` lists the backends; a list ships for each built-in one)")
+    # the wrapped list's own entries: its own wraps:, if any, is not followed
+    theirs = _entries(source, *_parsed(source)[:2])
+    return ExpectationsFile(own, wrapping.derive(wraps, theirs), wraps.backend, wraps)
+
+
+def _parsed(path: Path) -> tuple[Any, dict[int, int], str]:
+    """(the document, each mapping's line, the text)."""
+    from conformance.suite.loader import CaseFileError, parse_yaml
+
     try:
         text = path.read_text(encoding="utf-8")
         # the case files' parser: libyaml, one pass, the alias-bomb guard, and the line of every mapping (each
@@ -31,8 +70,12 @@ def load_file(path: Path) -> list[Entry]:
         raise ExpectationsError(f"{path}: cannot read expectations: {exc}") from None
     except CaseFileError as exc:
         raise ExpectationsError(f"cannot read expectations: {exc}") from None
-    data = data or {}
-    raw = data.get("entries", []) if isinstance(data, dict) else None
+    return data or {}, lines, text
+
+
+def _entries(path: Path, data: Any, lines: dict[int, int]) -> list[Entry]:
+    """The entries under ``entries:``, each checked."""
+    raw = (data.get("entries") or []) if isinstance(data, dict) else None  # "entries:" alone: none yet
     if not isinstance(raw, list):
         raise ExpectationsError(f"{path}: an expectations file is a mapping with a list under 'entries'")
     entries = []
@@ -125,3 +168,46 @@ def write_file(path: Path, entries: list[Entry], header: str = "") -> None:
     body = yaml.safe_dump({"entries": [e.to_yaml() for e in entries]}, sort_keys=False, width=120,
                           allow_unicode=True)
     Path(path).write_text((header + "\n" if header else "") + body, encoding="utf-8")
+
+
+def write_exceptions(path: Path, items: dict[str, Entry]) -> None:
+    """Add ``items`` (item ids, each with the wrapped entry that expects it to fail) to the file's ``wraps:
+    except:``, the ``wraps:`` key rewritten as a mapping and every other line kept; what would be written is read
+    back first and must give the same entries and the exceptions (ExpectationsError otherwise, the file left as it
+    was)."""
+    path = Path(path)
+    read = read_file(path)
+    wraps = read.wraps
+    if wraps is None:
+        raise ExpectationsError(f"{path}: has no wraps: to list exceptions under")
+    exceptions = sorted(set(wraps.exceptions) | set(items))
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    start = next(n for n, line in enumerate(lines) if re.match(r"wraps\s*:", line))
+    end = start + 1  # the key's text runs on while lines are indented or blank (a list's dashes may sit at column 0)
+    while end < len(lines) and lines[end][:1] in (" ", "-", "\n"):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():  # the blank lines after it stay
+        end -= 1
+    value = {"backend": wraps.wrapped, **({"version": wraps.version} if wraps.version else {}),
+             "except": exceptions}
+    text_of = yaml.safe_dump({"wraps": value}, sort_keys=False, width=10_000, allow_unicode=True)
+    said = re.search(r"\s+#.*$", lines[start].rstrip("\n"))  # the key's own comment stays on its line
+    lines[start:end] = [text_of.replace("wraps:\n", f"wraps:{said.group(0) if said else ''}\n", 1)]
+    new_text = "".join(lines)
+    scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        scratch.write_text(new_text, encoding="utf-8")
+        try:
+            again = read_file(scratch)
+            same = [e.to_yaml() for e in again.entries] == [e.to_yaml() for e in read.entries]
+            problem = "" if same and again.wraps and list(again.wraps.exceptions) == exceptions else \
+                "it would not read back as the same entries and exceptions"
+        except ExpectationsError as exc:
+            problem = f"it would not be valid ({exc})"
+        if problem:
+            raise ExpectationsError(f"{path}: left unchanged: {problem}; add under wraps: by hand:\n"
+                                    + yaml.safe_dump({"wraps": value}, sort_keys=False, width=10_000))
+        os.replace(scratch, path)
+    finally:
+        scratch.unlink(missing_ok=True)

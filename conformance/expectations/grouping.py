@@ -7,7 +7,8 @@ wraps): a failure the vendor's runtime shares with onnxruntime is onnxruntime's 
 vendor's own bug. Spec
 versions and domains are no part of a cause: one bug (count_include_pad ignored) is one entry across ONNX,
 OpenVINO and oneDNN. Each group gets the narrowest ``match:`` (match.py) that covers exactly its items among every
-item of the run: no item that passes, or fails another way, is covered. The parts are the fields the group's items
+item of the run: no item that passes, or fails another way, is covered (an item the backend did not run, or one
+another entry already holds, may be: the entry changes nothing there). The parts are the fields the group's items
 share (backend, domain, op, version, dtype, layout); parts whose values vary are left out when the match stays exact
 without them, attribute values and case names are added when it is not exact yet, and a group no match covers
 exactly is split by op (every version of it together) and then by dtype and layout, down to single items (``id:``
@@ -36,6 +37,9 @@ TODO = "TODO"
 CORE = ("domain", "op", "version", "dtype", "layout")
 #: An attribute is tried as a part only when the group's items have at most this many values of it.
 ATTRIBUTE_VALUES = 4
+#: Items a proposal may cover or not: the backend ran nothing (an entry leaves such a record as it is, and is stale
+#: only when every item it holds for is one), so the narrowest match need not step around them.
+NOT_RUN = frozenset({"unsupported", "skipped"})
 
 
 def normalized(reason: str) -> str:
@@ -60,7 +64,7 @@ def cause(record: ResultRecord, shared: tuple[str, ...] = ()) -> tuple[Any, ...]
 
 def unreviewed(entries: Iterable[Entry]) -> list[Entry]:
     """The entries whose reason is still the proposal's ``TODO ...``: no person has said what diverges."""
-    return [e for e in entries if e.reason.lstrip().upper().startswith(TODO)]
+    return [e for e in entries if e.reason.lstrip().upper().startswith(TODO) and not e.wrapped_by]
 
 
 def unreviewed_lines(entries: Iterable[Entry]) -> list[str]:
@@ -151,10 +155,12 @@ def _box(items: Iterable[ResultRecord], parts: Iterable[str]) -> dict[str, Any]:
 
 class Proposer:
     """``universe``: one record per item of the run (expectation id -> record); ``causes``: each failing item's
-    cause (items absent from it pass)."""
+    cause (items absent from it pass); ``settled``: failing items an entry already holds for (the file's own, or a
+    wrapped runtime's: ``wraps:``), which a proposal may cover or not: that entry comes first and keeps them."""
 
-    def __init__(self, universe: dict[str, ResultRecord], causes: dict[str, tuple]) -> None:
-        self.universe, self.causes = universe, causes
+    def __init__(self, universe: dict[str, ResultRecord], causes: dict[str, tuple],
+                 settled: frozenset[str] = frozenset()) -> None:
+        self.universe, self.causes, self.settled = universe, causes, settled
 
     def covered(self, match: dict[str, Any]) -> set[str]:
         return {i for i, r in self.universe.items() if matching.holds(match, r, r.backend)}
@@ -162,7 +168,8 @@ class Proposer:
     def exact(self, match: dict[str, Any], items: set[str], key: tuple) -> tuple[bool, int]:
         """(covers every item and nothing failing otherwise, how many items it covers that it must not)."""
         covered = self.covered(match)
-        wrong = sum(1 for i in covered if self.causes.get(i) != key)
+        wrong = sum(1 for i in covered if self.causes.get(i) != key and i not in self.settled
+                    and self.universe[i].status not in NOT_RUN)
         return items <= covered and not wrong, wrong
 
     def propose(self, items: set[str], key: tuple) -> list[dict[str, Any] | str]:

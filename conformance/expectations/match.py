@@ -114,7 +114,8 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(".*".join(re.escape(p) for p in pattern.split("*")))
 
 
-def _glob(pattern: str, text: str) -> bool:
+def glob(pattern: str, text: str) -> bool:
+    """``text`` is ``pattern`` whole, where only ``*`` is special (any text)."""
     return _compiled(pattern).fullmatch(text) is not None
 
 
@@ -136,7 +137,7 @@ def part_holds(part: str, wanted: Any, subject: Any, backend: str) -> bool:
             return version_in_range(str(subject.version), wanted)
         return subject.version in _listed(wanted)
     if part == "case":
-        return any(_glob(p, case_name(subject.id)) for p in _listed(wanted))
+        return any(glob(p, case_name(subject.id)) for p in _listed(wanted))
     if part == "attributes":
         have = subject.attributes or {}
         return all(any(_same(have.get(name), v) for v in (w[ONE_OF] if isinstance(w, dict) else [w]))
