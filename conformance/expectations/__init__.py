@@ -111,8 +111,11 @@ class Expectations:
             candidates = self._by_op[(backend, op)] = sorted(((p, e) for p, e in mine if _may_hold_for(e, op)),
                                                              key=lambda pair: pair[0])
         found = []
+        case = matching.case_name(subject.id) if subject is not None else None
         # an exact id first (most specific), then the patterns, each in file order (the candidates are)
         for _position, entry in by_id.get(item_id, []) + candidates:
+            if entry.cases is not None and case not in entry.cases:  # what holds() would say, by a set lookup
+                continue
             # asked in match.py, where the entry's other conditions are: one place decides whether an entry holds
             if (entry.id is not None or entry.matches_id(item_id, subject)) \
                     and matching.applies(entry.versions, entry.isa, backend_version, isa) \

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,16 @@ class Entry:
     def __post_init__(self) -> None:
         if self.glob is not None:
             self._regex = re.compile("^" + ".*".join(re.escape(part) for part in self.glob.split("*")) + "$")
+
+    @functools.cached_property
+    def cases(self) -> frozenset[str] | None:
+        """The case names a ``match:`` entry's ``case:`` part spells out (None: no such part, or a ``*`` in it): an
+        item of another case is ruled out by a set lookup, before the match is asked part by part."""
+        wanted = (self.match or {}).get("case")
+        names = wanted if isinstance(wanted, list) else [wanted]
+        if wanted is None or not all(isinstance(n, str) and "*" not in n for n in names):
+            return None
+        return frozenset(names)
 
     @property
     def key(self) -> str:
