@@ -65,9 +65,10 @@ def _exact_bounds(evidence: Evidence, output: OutputRule, slack: float = 0.0
         raise ValueError("the evidence holds no exact outputs: the oracle makes the evidence of an open rounding")
     mean = np.asarray(exact[index])
     if slack:  # the widened interval (kept inside the output type's range by the caller)
-        low = np.frompyfunc(lambda v: math.floor(v - slack), 1, 1)(mean)
-        high = np.frompyfunc(lambda v: math.ceil(v + slack), 1, 1)(mean)
-        return low, high, mean.astype(np.float64)
+        # a Fraction minus a float is the float of the Fraction minus it (Python's arithmetic), so floor(v - slack)
+        # is floor(float(v) - slack): computed on the float64 array at once, the same numbers as element by element
+        value = mean.astype(np.float64)
+        return np.floor(value - slack), np.ceil(value + slack), value
     low = np.frompyfunc(math.floor, 1, 1)(mean)
     high = np.frompyfunc(math.ceil, 1, 1)(mean)
     return low, high, mean.astype(np.float64)
@@ -80,8 +81,11 @@ def _within_rounding(evidence: Evidence, actual: np.ndarray, output: OutputRule,
     if slack:  # an output type the widened interval may leave: the actual's own
         info = np.iinfo(actual.dtype)
         low_int, high_int = np.maximum(low_int, info.min), np.minimum(high_int, info.max)
-    a = actual.astype(object)
-    ok = (a >= low_int) & (a <= high_int)  # Python ints: exact even for 64-bit values
+    if low_int.dtype != object and actual.dtype.itemsize <= 4:  # float64 holds every 32-bit integer exactly
+        a = actual.astype(np.float64)
+    else:
+        a = actual.astype(object)
+    ok = (a >= low_int) & (a <= high_int)  # Python ints where they are: exact even for 64-bit values
     low, high, a = low_int.astype(np.float64), high_int.astype(np.float64), actual.astype(np.float64)
     with np.errstate(invalid="ignore"):
         bad = ~ok.astype(bool) & compared
