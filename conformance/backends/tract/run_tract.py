@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 
 # tract reports an operator or attribute it does not implement with these words (its error chain is one string);
-# its ONNX loader has no bfloat16 datum type and fails "translating to fact: Tensor { elem_type: Bfloat16, ...".
+# its ONNX loader has no bfloat16 datum type and fails "translating to fact: Tensor { elem_type: Bfloat16, ..." on a
+# bfloat16 input, "Unknown DatumType Bfloat16" on a bfloat16 constant first.
 # Anything else is tract's verdict on the model (an error, or a pass for an invalid case).
-UNSUPPORTED_MARKERS = ("Unimplemented", "unimplemented", "not implemented", "elem_type: Bfloat16")
+BF16_MARKERS = ("elem_type: Bfloat16", "Unknown DatumType Bfloat16")
+UNSUPPORTED_MARKERS = ("Unimplemented", "unimplemented", "not implemented", *BF16_MARKERS)
 
 
 def quiet_error_backtraces() -> None:
