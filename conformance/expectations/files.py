@@ -44,6 +44,7 @@ def read_file(path: Path) -> ExpectationsFile:
 
     path = Path(path)
     data, lines, text = _parsed(path)
+    _known_keys(data, text, path)
     wraps = wrapping.read_wraps(data, text, path)
     own = _entries(path, data, lines)
     if wraps is None:
@@ -55,6 +56,24 @@ def read_file(path: Path) -> ExpectationsFile:
     # the wrapped list's own entries: its own wraps:, if any, is not followed
     theirs = _entries(source, *_parsed(source)[:2])
     return ExpectationsFile(own, wrapping.derive(wraps, theirs), wraps.backend, wraps)
+
+
+#: the top-level keys of an expectations file; a key of the user's own starts with ``x-`` (notes, a tracker's id)
+FILE_KEYS = ("entries", "backend", "wraps")
+
+
+def _known_keys(data: Any, text: str, path: Path) -> None:
+    """A top-level key the harness does not read is a typo until it says otherwise (``wrap:`` for ``wraps:`` would
+    silently take on nothing): refused, naming its line, unless it starts with ``x-``."""
+    if not isinstance(data, dict):
+        return
+    for key in data:
+        if key in FILE_KEYS or (isinstance(key, str) and key.startswith("x-")):
+            continue
+        found = re.search(rf"^{re.escape(str(key))}\s*:", text, re.M)
+        line = f":{text.count(chr(10), 0, found.start()) + 1}" if found else ""
+        raise ExpectationsError(f"{path}{line}: unknown key {key!r}: an expectations file has {', '.join(FILE_KEYS)} "
+                                "(and keys of your own starting with x-)")
 
 
 def _parsed(path: Path) -> tuple[Any, dict[int, int], str]:

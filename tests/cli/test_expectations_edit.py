@@ -61,15 +61,15 @@ def test_the_docs_indented_layout_gets_entries_indented_alike(tmp_path: Path, fi
 
 def test_keys_after_the_list_and_trailing_comments_stay(tmp_path: Path):
     path = tmp_path / "exp.yaml"
-    text = DOCS_STYLE + "# closing remarks\nnotes: kept as they are\n"
+    text = DOCS_STYLE + "# closing remarks\nx-notes: kept as they are\n"
     assert update(path, text, tmp_path, (OLD, "fail"), (FIXED, "pass"), (NEW, "error")) == 0
     written = path.read_text()
-    assert yaml.safe_load(written)["notes"] == "kept as they are" and written.endswith(
-        "# closing remarks\nnotes: kept as they are\n")
+    assert yaml.safe_load(written)["x-notes"] == "kept as they are" and written.endswith(
+        "# closing remarks\nx-notes: kept as they are\n")
     assert [e.id for e in load_file(path)] == [OLD, NEW]
 
 
-@pytest.mark.parametrize("text", ["entries: []\n", "# nothing yet\nentries: []  # none\nother: 1\n", "other: 1\n"])
+@pytest.mark.parametrize("text", ["entries: []\n", "# nothing yet\nentries: []  # none\nx-other: 1\n", "x-other: 1\n"])
 def test_a_file_without_entries_gets_a_valid_list(tmp_path: Path, text):
     path = tmp_path / "exp.yaml"
     assert update(path, text, tmp_path, (NEW, "error")) == 0

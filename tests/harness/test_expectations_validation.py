@@ -99,3 +99,14 @@ def test_entries_told_apart_by_their_conditions_load(tmp_path) -> None:
           isa: avx2
         """)
     assert len(Expectations.load([path]).entries) == 3
+
+
+def test_an_unknown_top_level_key_is_refused_naming_its_line(tmp_path) -> None:
+    """``wrap:`` for ``wraps:`` would take on nothing, silently: a key the harness does not read is refused, unless
+    it is the user's own (``x-...``)."""
+    path = tmp_path / "e.yaml"
+    path.write_text("backend: acme\nwrap: onnxruntime\nentries: []\n")
+    with pytest.raises(ExpectationsError, match=r"e\.yaml:2: unknown key 'wrap': .*entries, backend, wraps"):
+        load_file(path)
+    path.write_text("backend: acme\nx-tracker: ACME\nentries: []\n")
+    assert load_file(path) == []
