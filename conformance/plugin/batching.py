@@ -79,10 +79,13 @@ class Batcher:
         if nodeid in self.tried or not column.batches or not self._eligible(item):
             return None
         # the item, then the next items of its column this process runs that may join: the column takes the ones
-        # its backend supports, in this order, in one call (backends/column.py batch)
+        # its backend supports, in this order, in one call (backends/column.py batch). Of the leader's element
+        # type only: a backend compiles one model per element type of a batch (openvino/batch.py, onnx_graph.py),
+        # so a batch of mixed types was several compilations where one does
+        dtype = item.instance.dtype
         candidates = ((other, other.instance) for other in chain([item], self.queue.after(item))
                       if other is item or other.column is column and other.nodeid not in self.tried
-                      and self._eligible(other))
+                      and other.instance.dtype == dtype and self._eligible(other))
         seen, answers = column_calls.batch(column, candidates, self._size(column), BATCH_ELEMENTS, self._inputs,
                                            self.stats)
         self.tried.update(other.nodeid for other in seen)

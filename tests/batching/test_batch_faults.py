@@ -57,6 +57,11 @@ FAKES = textwrap.dedent("""\
     class SmallBatches(Good):
         batch_size = 4  # its own preferred size
 
+    class TypeLogging(Good):
+        def run_batch(self, instances, inputs_list):
+            log("types " + " ".join(sorted({c.dtype for c in instances})))
+            return super().run_batch(instances, inputs_list)
+
     class CrashInBatch(Good):
         def run_batch(self, instances, inputs_list):
             log("batch crash")
@@ -96,8 +101,8 @@ def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pyte
     return pytester
 
 
-def run(pytester: pytest.Pytester, backend: str, *args: str) -> tuple[dict[str, dict], list[str]]:
-    pytester.makefile(".yaml", cases=CASE)
+def run(pytester: pytest.Pytester, backend: str, *args: str, case: str = CASE) -> tuple[dict[str, dict], list[str]]:
+    pytester.makefile(".yaml", cases=case)
     pytester.makepyfile(fakes=FAKES)
     log = pytester.path / f"log-{backend}-{len(args)}.txt"
     log.write_text("")
@@ -150,3 +155,14 @@ def test_a_backend_declares_its_batch_size_and_the_option_overrides_it(pytester)
     assert [line for line in log if line.startswith("batch")] == ["batch 3", "batch 3"]
     _, log = run(pytester, "Good", "--batch-size=5")  # none declared: the option still applies
     assert [line for line in log if line.startswith("batch")] == ["batch 5"]
+
+
+def test_a_batch_holds_the_element_type_of_the_item_that_leads_it(pytester):
+    """A backend compiles one model per element type of a batch: the items of other types wait for a batch of
+    their own instead of costing this one another compilation; the records are the alone run's."""
+    mixed = CASE.replace("dtype: float32, random", "random").replace("    attributes:", "    dtypes: [float32, "
+                                                                         "float64]\n    attributes:")
+    alone, _ = run(pytester, "TypeLogging", "--no-batch", case=mixed)
+    batched, log = run(pytester, "TypeLogging", case=mixed)
+    assert batched == alone and {r["dtype"] for r in alone.values()} == {"float32", "float64"}
+    assert sorted(line for line in log if line.startswith("types")) == ["types float32", "types float64"]
