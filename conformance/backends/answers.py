@@ -188,7 +188,26 @@ def answer(backend: object, value: object, method: str = "run()") -> Answer:
 
 
 def refused(backend: Any, exc: Exception, expect_error: bool) -> dict[str, str]:
-    """The status and reason of a ``run()`` that raised: an answer too, and read here like the others."""
+    """The status and reason of a ``run()`` that raised: an answer too, and read here like the others. The reason
+    keeps the runtime's words, without what depends on the process rather than the case (``stable``)."""
+    found = _refused(backend, exc, expect_error)
+    return {**found, "reason": stable(found["reason"])}
+
+
+#: a machine address (a native backtrace's frames: they move with ASLR)
+_FRAME_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{8,}\b")
+#: a node name a runtime numbered itself (OpenVINO's ``Convert_77862``: a counter of every node the process made)
+_NUMBERED_NODE = re.compile(r"(?<![A-Za-z0-9])([A-Z][a-z][A-Za-z0-9]*)_\d+(?![0-9])")
+
+
+def stable(text: str) -> str:
+    """A runtime's message without what depends on the process that said it: machine addresses, and the numbers a
+    runtime gives the nodes it names by a process-wide counter. The same item then gives the same record whatever
+    ran before it in its worker (a record is a function of the item)."""
+    return _NUMBERED_NODE.sub(r"\1_#", _FRAME_ADDRESS.sub("0x#", text))
+
+
+def _refused(backend: Any, exc: Exception, expect_error: bool) -> dict[str, str]:
     if isinstance(exc, Unsupported | NotImplementedError):
         return {"status": "unsupported", "reason": str(exc) or type(exc).__name__}
     if isinstance(exc, Crashed):  # never a pass, even for expect: error — a runtime must reject, not die
