@@ -10,51 +10,20 @@ from typing import Any
 import numpy as np
 
 from conformance import ops
-from conformance.backends import openvino as openvino_package
-from conformance.backends.base import Answer, Backend, Support, Unsupported
-from conformance.backends.batch_answer import Batched
+from conformance.backends.base import Support, Unsupported
 from conformance.backends.models import lowering, whole
 from conformance.backends.models.single_node import build_model as build_onnx_model
 from conformance.backends.openvino import batch, builders, export
-from conformance.backends.openvino.messages import case_messages
-from conformance.backends.openvino.runtime import F32, compile_model, default_precision, read, run_compiled
+from conformance.backends.openvino.compiled import CompiledOpenVino
+from conformance.backends.openvino.runtime import F32, default_precision, read
 from conformance.model import CaseInstance
 
 
-class OpenVinoBackend(Backend):
+class OpenVinoBackend(CompiledOpenVino):
     name = "openvino"
     description = "OpenVINO CPU plugin (ai.onnx through the ONNX frontend, openvino cases through the opset API)"
-    # native code that segfaults on some valid models (AvgPool-16 without dilations): a worker process per backend
-    isolate = True
-    #: OpenVINO's validation (shape inference, op creation, compilation) raises RuntimeError
-    rejection_types = (RuntimeError,)
     #: whole-corpus run, -n 2, openvino column alone: 15.1 s at 32 cases per batch, 12.0 s at 96, 12.2 s at 256
     batch_size = 96
-    preload_modules = ("openvino",)
-    #: INFERENCE_PRECISION_HINT (runtime.F32: float32 arithmetic on every CPU class; None: the plugin's default)
-    precision_hint: str | None = F32
-
-    @classmethod
-    def check_installed(cls) -> None:
-        openvino_package.check_installed()
-
-    def __init__(self, device: str | None = None):
-        self.check_installed()
-        import openvino
-
-        self.device = device or "CPU"
-        if device:
-            self.name = f"openvino:{device}"
-        self._core = openvino.Core()
-
-    def version(self) -> str:
-        import openvino
-
-        return openvino.get_version()
-
-    def precision(self) -> str:
-        """The inference precision the records ran at: the hint, else the device's default."""
-        return self.precision_hint or default_precision(self._core, self.device)
 
     def capabilities(self) -> dict[str, list[str]]:
         lowered = [line for line in lowering.capabilities()["lowered"] if not line.startswith(builders.DOMAIN)]
@@ -73,18 +42,6 @@ class OpenVinoBackend(Backend):
             return builders.supports(case)
         # ai.onnx natively; another spec's op where an exact ONNX lowering exists (its geometry checked at run)
         return lowering.supports(case, self.name)
-
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
-        with case_messages():  # a rejection's text without OpenVINO's process-wide node counter (messages.py)
-            built = self._build(case, inputs)
-            compiled = compile_model(self._core, built.model, self.device, self.precision_hint)
-            return Answer(run_compiled(compiled, built.feeds),
-                          built.lowering)
-
-    def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
-        """Many cases' models compiled as one (batch.py): the same models ``run`` compiles one by one."""
-        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list,
-                               self.precision_hint)
 
     def _build(self, case: CaseInstance, inputs: list[np.ndarray]) -> batch.Built:
         """The model ``run`` compiles for the case, the arrays it is fed, and the lowering it went through."""

@@ -13,50 +13,19 @@ from typing import Any
 
 import numpy as np
 
-from conformance.backends import openvino as openvino_package
-from conformance.backends.base import Answer, Backend, Support, Unsupported
-from conformance.backends.batch_answer import Batched
+from conformance.backends.base import Support, Unsupported
 from conformance.backends.models import whole
 from conformance.backends.openvino import batch, builders, export
+from conformance.backends.openvino.compiled import CompiledOpenVino
 from conformance.backends.openvino.ir import build_ir
-from conformance.backends.openvino.messages import case_messages
-from conformance.backends.openvino.runtime import F32, compile_model, default_precision, run_compiled
 from conformance.model import CaseInstance
 
 
-class OpenVinoIrBackend(Backend):
+class OpenVinoIrBackend(CompiledOpenVino):
     name = "openvino-ir"
     description = "OpenVINO CPU plugin, openvino cases written as IR v11 XML and read with Core.read_model"
-    #: Run in a worker process under --isolation=auto: an AvgPool-16 layer without ``dilations`` makes
-    #: compile_model segfault (openvino 2026.4.1), which must cost one ``crash`` result, not the run.
-    isolate = True
-    #: OpenVINO's validation (shape inference, op creation, compilation) raises RuntimeError
-    rejection_types = (RuntimeError,)
-    preload_modules = ("openvino",)
-    #: INFERENCE_PRECISION_HINT (runtime.F32: float32 arithmetic on every CPU class; None: the plugin's default)
-    precision_hint: str | None = F32
-
-    @classmethod
-    def check_installed(cls) -> None:
-        openvino_package.check_installed()
-
-    def __init__(self, device: str | None = None):
-        self.check_installed()
-        import openvino
-
-        self.device = device or "CPU"
-        if device:
-            self.name = f"openvino-ir:{device}"
-        self._core = openvino.Core()
-
-    def version(self) -> str:
-        import openvino
-
-        return openvino.get_version()
-
-    def precision(self) -> str:
-        """The inference precision the records ran at: the hint, else the device's default."""
-        return self.precision_hint or default_precision(self._core, self.device)
+    # isolated (CompiledOpenVino): an AvgPool-16 layer without ``dilations`` makes compile_model segfault (openvino
+    # 2026.4.1), which must cost one ``crash`` result, not the run
 
     def capabilities(self) -> dict[str, list[str]]:
         return {"openvino": builders.capabilities(), "device": [self.device]}
@@ -69,19 +38,6 @@ class OpenVinoIrBackend(Backend):
         if case.domain != builders.DOMAIN:
             return Support.no(f"openvino-ir writes OpenVINO IR; {case.domain} cases run on the openvino backend")
         return builders.supports(case)
-
-    def run(self, case: CaseInstance, inputs: list[np.ndarray]) -> Answer:
-        with case_messages():  # a rejection's text without OpenVINO's process-wide node counter (messages.py)
-            built = self._build(case, inputs)
-            # the IR it wrote travels with the outputs (answers.answer checks it; kept for debugging)
-            compiled = compile_model(self._core, built.model, self.device, self.precision_hint)
-            return Answer(run_compiled(compiled, built.feeds),
-                          ir=built.ir)
-
-    def run_batch(self, instances: list[CaseInstance], inputs_list: list[list[np.ndarray]]) -> list[Batched | None]:
-        """Many cases' IR models, each read as ``run`` reads it, compiled as one (batch.py)."""
-        return batch.run_batch(self._core, self.device, self._build, self.supports, instances, inputs_list,
-                               self.precision_hint)
 
     def _build(self, case: CaseInstance, inputs: list[np.ndarray]) -> batch.Built:
         """The case's IR read back (the layer's version checked): the model ``run`` compiles."""
