@@ -9,6 +9,7 @@ the elements it reaches are unspecified (masked), never guessed (docs/spec-notes
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -137,3 +138,32 @@ def scatter_reduce(data: np.ndarray, targets: list[np.ndarray], values: np.ndarr
         else:
             flat_out[where] = float(result)  # float64 first, then the dtype's rounding (far below an ulp of it)
     return out, (mask.reshape(data.shape) if mask.any() else None)
+
+
+#: ``(since, shapes of data, indices, updates, the axis value, attributes) -> the axis`` after an op's own checks
+AxisCheck = Callable[[int, list[tuple[int, ...]], int, dict[str, Any]], int]
+
+
+def axis_scatter_shapes(label: str, since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any],
+                        input_values: dict[int, np.ndarray] | None, check: AxisCheck) -> list[tuple[int, ...]]:
+    """The output shape of a scatter along an ``axis`` input (data, indices, updates, axis): data's, once the op's
+    ``check`` holds for the axis value (ScatterUpdate, ScatterElementsUpdate)."""
+    inputs_count(input_shapes, (4,), label)
+    if input_values is None or 3 not in input_values:
+        raise SpecViolation(f"{label}: the axis value is needed (the updates' layout depends on it)")
+    check(since, input_shapes, scalar_input(input_values[3], label, "axis"), attributes)
+    return [tuple(input_shapes[0])]
+
+
+def axis_scatter_inputs(label: str, since: int, inputs: list[np.ndarray], attributes: dict[str, Any],
+                        check: AxisCheck) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(data, indices, updates, axis) of a scatter along an ``axis`` input, each checked: updates of data's type T,
+    integer indices, and the op's ``check`` of the axis value."""
+    inputs_count(inputs, (4,), label)
+    data = data_input(inputs[0], label)
+    indices = integer_input(inputs[1], label, "indices")
+    updates = np.asarray(inputs[2])
+    if updates.dtype != data.dtype:
+        raise SpecViolation(f"{label}: updates of type {updates.dtype}, data of {data.dtype} (one type T)")
+    axis = check(since, [data.shape, indices.shape, updates.shape], scalar_input(inputs[3], label, "axis"), attributes)
+    return data, indices, updates, axis

@@ -26,11 +26,9 @@ from ._errors import SpecViolation
 from ._indexing import (
     ANY_TYPE,
     INTEGER_TYPES,
-    data_input,
-    inputs_count,
-    integer_input,
+    axis_scatter_inputs,
+    axis_scatter_shapes,
     normalized_axis,
-    scalar_input,
     scatter,
     scatter_reduce,
 )
@@ -67,24 +65,13 @@ def _axis(since: int, shapes: list[tuple[int, ...]], axis: int, attributes: dict
 
 def output_shapes(since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any],
                   input_values: dict[int, np.ndarray] | None = None) -> list[tuple[int, ...]]:
-    label = f"ScatterElementsUpdate-{since}"
-    inputs_count(input_shapes, (4,), label)
-    if input_values is None or 3 not in input_values:
-        raise SpecViolation(f"{label}: the axis value is needed")
-    _axis(since, input_shapes, scalar_input(input_values[3], label, "axis"), attributes)
-    return [tuple(input_shapes[0])]
+    return axis_scatter_shapes(f"ScatterElementsUpdate-{since}", since, input_shapes, attributes, input_values, _axis)
 
 
 def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
              ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
     label = f"ScatterElementsUpdate-{since}"
-    inputs_count(inputs, (4,), label)
-    data = data_input(inputs[0], label)
-    indices = integer_input(inputs[1], label, "indices")
-    updates = np.asarray(inputs[2])
-    if updates.dtype != data.dtype:
-        raise SpecViolation(f"{label}: updates of type {updates.dtype}, data of {data.dtype} (one type T)")
-    axis = _axis(since, [data.shape, indices.shape, updates.shape], scalar_input(inputs[3], label, "axis"), attributes)
+    data, indices, updates, axis = axis_scatter_inputs(label, since, inputs, attributes, _axis)
     size = data.shape[axis]
     low = -size if since >= 12 else 0
     if np.any(indices < low) or np.any(indices >= size):

@@ -22,11 +22,9 @@ from ._errors import SpecViolation
 from ._indexing import (
     ANY_TYPE,
     INTEGER_TYPES,
-    data_input,
-    inputs_count,
-    integer_input,
+    axis_scatter_inputs,
+    axis_scatter_shapes,
     normalized_axis,
-    scalar_input,
     scatter,
 )
 from .schema import Port, Schema
@@ -56,24 +54,13 @@ def _axis(since: int, shapes: list[tuple[int, ...]], axis: int, attributes: dict
 
 def output_shapes(since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any],
                   input_values: dict[int, np.ndarray] | None = None) -> list[tuple[int, ...]]:
-    label = f"ScatterUpdate-{since}"
-    inputs_count(input_shapes, (4,), label)
-    if input_values is None or 3 not in input_values:
-        raise SpecViolation(f"{label}: the updates' layout depends on the value of axis")
-    _axis(since, input_shapes, scalar_input(input_values[3], label, "axis"), attributes)
-    return [tuple(input_shapes[0])]
+    return axis_scatter_shapes(f"ScatterUpdate-{since}", since, input_shapes, attributes, input_values, _axis)
 
 
 def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
              ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
     label = f"ScatterUpdate-{since}"
-    inputs_count(inputs, (4,), label)
-    data = data_input(inputs[0], label)
-    indices = integer_input(inputs[1], label, "indices")
-    updates = np.asarray(inputs[2])
-    if updates.dtype != data.dtype:
-        raise SpecViolation(f"{label}: updates of type {updates.dtype}, data of {data.dtype} (one type T)")
-    axis = _axis(since, [data.shape, indices.shape, updates.shape], scalar_input(inputs[3], label, "axis"), attributes)
+    data, indices, updates, axis = axis_scatter_inputs(label, since, inputs, attributes, _axis)
     if np.any(indices < 0) or np.any(indices >= data.shape[axis]):
         raise SpecViolation(f"{label}: an index outside [0, {data.shape[axis] - 1}] (the text: an exception is raised)")
     grid = np.indices(updates.shape) if updates.size else [np.zeros(updates.shape, np.int64)] * updates.ndim
