@@ -1,31 +1,25 @@
 """The case corpus (cases/**): it loads, its inputs materialize, the reference agrees with its claims, every
-negative case is rejected, the onnx node-test importer is complete, and coverage has no gaps."""
+negative case is rejected, every <layer> example of a modelled OpenVINO page is a case (the node-test importer:
+test_node_test_importer.py; coverage: test_corpus_coverage.py)."""
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
-import textwrap
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from corpus_cases import CASES, FILES, corpus, instances
 
-from conformance.cli import coverage as coverage_cli
 from conformance.pipeline.runner import run_reference
-from conformance.suite import coverage, guards, onnx_node_tests
-from conformance.suite.expand import expand, inputs_of
-from conformance.suite.loader import CaseFileError, load_file, load_text
+from conformance.suite import guards
+from conformance.suite.expand import inputs_of
+from conformance.suite.loader import load_file
 from conformance.suite.sources import imported_cases
 
-ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT / "cases"
 SPECS = Path("/work/shared/specs")
-FILES = sorted(CASES.rglob("*.yaml"))
 
 #: Spec examples whose claims contradict the spec's own semantics (docs/spec-notes.md): instance id -> reason fragment.
 EXPECTED_ERRATA = {
@@ -102,23 +96,6 @@ ABORTS_ONEDNN = {
     "MaxPoolBackward": {"ceil_extent", "channels_mismatch", "diff_dst_extent_mismatch", "rank_mismatch",
                         "dilations_zero", "kernel_zero"},
 }
-
-
-@lru_cache(maxsize=1)
-def corpus():
-    """(file, case) for every case of the corpus, imports included."""
-    result = []
-    for path in FILES:
-        loaded = load_file(path, display=str(path.relative_to(ROOT)))
-        assert not loaded.errors, "\n".join(map(str, loaded.errors))
-        for case in loaded.cases + imported_cases(loaded):
-            result.append((path, case))
-    return result
-
-
-@lru_cache(maxsize=1)
-def instances():
-    return [instance for _, case in corpus() for instance in expand(case)]
 
 
 @lru_cache(maxsize=1)
@@ -306,115 +283,6 @@ def test_attributes_only_where_the_version_has_them():
                 assert instance.version >= first, instance.id
         if instance.dtype == "bfloat16":
             assert instance.version >= 22, instance.id
-
-
-# ---- the onnx node-test importer ---------------------------------------------------------------------------
-
-_ONNX_LIST = textwrap.dedent("""
-    import json, sys, warnings
-    warnings.simplefilter("ignore")
-    from onnx.backend.test.loader import load_model_tests
-    wanted = set(json.loads(sys.argv[1]))
-    names = sorted(t.name for t in load_model_tests(kind="node") if t.model is not None
-                   and len(t.model.graph.node) == 1 and t.model.graph.node[0].op_type in wanted)
-    print(json.dumps(names))
-""")
-
-
-def test_importer_yields_every_node_test_of_the_registered_ops():
-    """Every node test of every op the registry imports node tests for, found independently by onnx's own
-    loader (which imports every op's case module)."""
-    wanted = json.dumps(list(onnx_node_tests.op_types()))
-    assert "AveragePool" in wanted
-    out = subprocess.run([sys.executable, "-c", _ONNX_LIST, wanted], capture_output=True, text=True, check=True,
-                         timeout=300)
-    expected = json.loads(out.stdout.strip().splitlines()[-1])
-    assert len(expected) >= 20
-    imported = sorted(c.id for _, c in corpus() if c.source == "onnx-node-test")
-    assert imported == expected
-
-
-def test_imported_cases_carry_arrays_source_tag_and_opset():
-    imported = [c for _, c in corpus() if c.source == "onnx-node-test"]
-    assert imported
-    for case in imported:
-        assert "onnx-node-test" in case.tags
-        assert len(case.versions) == 1 and case.versions[0] >= 1
-        assert all(t.array is not None for t in case.inputs + case.outputs)
-        assert case.line >= 1 and case.file.endswith(".yaml")
-
-
-def test_node_tests_are_cached_per_process():
-    assert onnx_node_tests.node_tests() is onnx_node_tests.node_tests()
-
-
-def test_unknown_import_source_names_the_file():
-    loaded = load_text(textwrap.dedent("""
-        op: AveragePool
-        domain: ai.onnx
-        versions: [22]
-        import: {from: onnx-zoo, pattern: "x"}
-    """), "cases/onnx/bad-import.yaml")
-    with pytest.raises(CaseFileError) as info:
-        imported_cases(loaded)
-    assert "cases/onnx/bad-import.yaml" in str(info.value) and "onnx-zoo" in str(info.value)
-
-
-def test_import_matching_nothing_is_an_error():
-    loaded = load_text("op: AveragePool\ndomain: ai.onnx\nversions: [22]\n"
-                       "import: {from: onnx-node-tests, pattern: test_nothing_*}\n", "cases/x.yaml")
-    with pytest.raises(CaseFileError, match="no AveragePool node test"):
-        imported_cases(loaded)
-
-
-# ---- coverage -----------------------------------------------------------------------------------------------
-
-def test_corpus_coverage_has_no_gaps():
-    report = coverage.compute(instances())
-    gaps = {e.spec: e.gaps for e in report if e.has_gap}
-    assert gaps == {}
-    assert {e.spec for e in report} == {f"{d}/{o}-{v}" for d, o, v in coverage.seed_specs()}
-
-
-def test_coverage_main_exit_status_and_json(capsys):
-    assert coverage_cli.coverage_main(["--cases", str(CASES), "--no-imports"]) == 0
-    assert "no gaps" in capsys.readouterr().out
-    assert coverage_cli.coverage_main(["--cases", str(CASES), "--no-imports", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["gap"] is False and len(data["specs"]) == len(coverage.seed_specs())
-
-
-def test_a_synthetic_corpus_with_a_gap_is_reported(tmp_path, capsys):
-    (tmp_path / "AvgPool.yaml").write_text(textwrap.dedent("""
-        op: AvgPool
-        domain: onednn
-        version: 1
-        cases:
-          - id: only_nxc_floor
-            dtypes: [float32]
-            layouts: [NXC]
-            attributes: {kernel: [2, 2], strides: [1, 1], pads_begin: [0, 0], pads_end: [0, 0], exclude_pad: true}
-            inputs: {x: {shape: [1, 1, 4, 4], random: {seed: 1}}}
-          - id: negative_does_not_count
-            expect: error
-            reason: kernel 0
-            layouts: [NCX]
-            attributes: {kernel: [0, 2], strides: [1, 1], pads_begin: [0, 0], pads_end: [0, 0], exclude_pad: false}
-            inputs: {x: {shape: [1, 1, 4, 4], random: {seed: 2}}}
-    """))
-    assert coverage_cli.coverage_main(["--cases", str(tmp_path), "--json"]) == 1
-    data = json.loads(capsys.readouterr().out)
-    onednn = next(s for s in data["specs"] if s["spec"] == "onednn/AvgPool-1")
-    missing = onednn["dimensions"]
-    assert missing["layout"]["missing"] == ["NCX"]
-    assert missing["exclude_pad"]["missing"] == ["false"]
-    assert "ceil" in missing["rounding_type"]["missing"]
-    assert set(missing["dtype"]["missing"]) == {"bfloat16", "float16"}
-    assert missing["rank"]["missing"] == ["1-D", "3-D"]
-    onnx22 = next(s for s in data["specs"] if s["spec"] == "ai.onnx/AveragePool-22")
-    assert onnx22["instances"] == 0 and onnx22["gap"] is True
-    assert coverage_cli.coverage_main(["--cases", str(tmp_path)]) == 1
-    assert "MISSING: NCX" in capsys.readouterr().out
 
 
 def _largest_port(block: str) -> int:
