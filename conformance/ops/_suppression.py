@@ -16,9 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.compare.evidence import ErrorModel, Evidence, OutputRule
-from conformance.compare.values import Comparison
-from conformance.dtypes import dtype_mismatch, dtype_name
+from conformance.ops._admissible import AdmissibleSelection
 
 #: one rounding of a float64 score to the float32 output (relative)
 OUTPUT_ROUNDING = 2.0 ** -23
@@ -106,26 +104,8 @@ def check(ways: Any, outputs: list) -> str | None:
     return "; ".join(r for r in (shape, content) if r) or None
 
 
-class Selection(ErrorModel):
+class Selection(AdmissibleSelection):
     """Every output of a non-maximum suppression, judged jointly as one admissible result (module docstring)."""
 
-    name = "admissible-selection"
-    bound = "exact"
-    joint = True
-
-    def judge(self, expected: np.ndarray, actual: Any, output: OutputRule, policy: Any, magnitude: Any,
-              evidence: Evidence, outputs: list | None = None) -> Comparison:
-        if not isinstance(actual, np.ndarray):
-            return Comparison(False, f"{output.name}: backend returned {type(actual).__name__}, not an array")
-        if dtype_name(actual.dtype) != dtype_name(expected.dtype):
-            return Comparison(False, dtype_mismatch(expected, actual, output.name), elements=int(expected.size))
-        ways = evidence.tie_groups()
-        why = check(ways, list(outputs or [actual]))
-        if why is not None:
-            return Comparison(False, f"{output.name}: {why}", mismatches=1, elements=int(actual.size))
-        note = f"; unspecified: {ways.why}" if ways.unspecified else ""
-        return Comparison(True, f"{output.name}: one admissible selection{note}", elements=int(actual.size),
-                          unspecified=int(actual.size) if ways.unspecified else 0)
-
-    def describe(self, policy: Any) -> str:
-        return f"{self.name}: exact indices, scores within their decay slack, any admissible tie order"
+    rule = "exact indices, scores within their decay slack, any admissible tie order"
+    check = staticmethod(check)
