@@ -194,17 +194,19 @@ def refused(backend: Any, exc: Exception, expect_error: bool) -> dict[str, str]:
     return {**found, "reason": stable(found["reason"])}
 
 
-#: a machine address (a native backtrace's frames: they move with ASLR)
-_FRAME_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{8,}\b")
-#: a node name a runtime numbered itself (OpenVINO's ``Convert_77862``: a counter of every node the process made)
-_NUMBERED_NODE = re.compile(r"(?<![A-Za-z0-9])([A-Z][a-z][A-Za-z0-9]*)_\d+(?![0-9])")
+#: a process address (a native backtrace's frames move with ASLR; OpenVINO's ONNX frontend names an expanded
+#: function's nodes after a Python object's address): eight or more hex digits, as no case's value or shape is written
+_ADDRESS_IN_TEXT = re.compile(r"0x[0-9a-fA-F]{8,}")
+#: a node name a runtime numbered itself (OpenVINO's ``AvgPool_199691``, ``Convert_77862_i32``: a counter of every
+#: node the process built), also inside a longer name (``data_BinaryConvolution_1742971``)
+_NUMBERED_NODE = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z0-9]*)_\d+(?![0-9])")
 
 
 def stable(text: str) -> str:
-    """A runtime's message without what depends on the process that said it: machine addresses, and the numbers a
-    runtime gives the nodes it names by a process-wide counter. The same item then gives the same record whatever
-    ran before it in its worker (a record is a function of the item)."""
-    return _NUMBERED_NODE.sub(r"\1_#", _FRAME_ADDRESS.sub("0x#", text))
+    """A runtime's message without what depends on the process that said it: process addresses (``0x<address>``)
+    and the numbers a runtime gives the nodes it names by a process-wide counter (``<Type>_<n>``). The same item
+    then gives the same record whatever ran before it in its worker (a record is a function of the item)."""
+    return _NUMBERED_NODE.sub(r"\1_<n>", _ADDRESS_IN_TEXT.sub("0x<address>", text))
 
 
 def _refused(backend: Any, exc: Exception, expect_error: bool) -> dict[str, str]:

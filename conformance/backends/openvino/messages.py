@@ -11,20 +11,10 @@ that address becomes ``0x<address>``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-#: an automatic node name: an op type (capitalised, as OpenVINO's type names are) and the counter
-AUTO_NAME = re.compile(r"\b([A-Z][A-Za-z0-9]*)_\d+\b")
-
-
-#: a process address quoted in a name (eight or more hex digits: no case's value or shape is written so)
-ADDRESS = re.compile(r"0x[0-9a-fA-F]{8,}")
-
-
-def without_counters(text: str) -> str:
-    return ADDRESS.sub("0x<address>", AUTO_NAME.sub(r"\1_<n>", text))
+from conformance.backends.answers import stable
 
 
 @contextmanager
@@ -35,7 +25,7 @@ def case_messages() -> Iterator[None]:
         yield
     except RuntimeError as exc:
         text = str(exc)
-        stable = without_counters(text)
-        if stable != text:
-            exc.args = (stable,)
+        kept = stable(text)  # answers.stable, which every refusal's reason passes too
+        if kept != text:
+            exc.args = (kept,)
         raise
