@@ -80,10 +80,11 @@ def _values(expected: np.ndarray, actual: np.ndarray, policy: Policy, magnitude:
     # Gather) then costs one comparison in its own dtype instead of a dozen float64 passes. ``Policy.bound`` is
     # element-wise (every model's formula is), so bounding a subset gives the subset of the whole's bound.
     look = np.flatnonzero(~_same(expected, actual) & compared)
-    e = np.asarray(expected, dtype=np.float64).reshape(-1)[look] if look.size else np.zeros(0)
-    a = np.asarray(actual, dtype=np.float64).reshape(-1)[look] if look.size else np.zeros(0)
+    # the differing elements taken first, then widened: a few wrong elements of a large output cost their own size
+    e = np.asarray(expected).reshape(-1)[look].astype(np.float64)
+    a = np.asarray(actual).reshape(-1)[look].astype(np.float64)
     if magnitude is not None:
-        magnitude = np.broadcast_to(np.asarray(magnitude, dtype=np.float64), expected.shape).reshape(-1)[look]
+        magnitude = np.broadcast_to(np.asarray(magnitude), expected.shape).reshape(-1)[look].astype(np.float64)
     one_ulp = ulp(e, policy.dtype)  # once: the bound and the ULP figures both need it
     allowed = policy.bound(e, magnitude, one_ulp)
     finite = np.isfinite(e)
