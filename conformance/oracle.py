@@ -37,7 +37,7 @@ class Oracle:
     _taps: tuple | None = None
     _evidence: dict[int, Evidence] = field(default_factory=dict)
     _exact: list[np.ndarray] | None = None
-    _ties: tuple | None = None
+    _descriptions: dict[str, object] = field(default_factory=dict)  # tie groups, readings: asked once
     _whole: model_oracle.WholeModel | None = None
     #: the windows its owner keeps by geometry (Oracles): the dtype expansions of a case share theirs
     _windows: OrderedDict[tuple, int] | None = None
@@ -88,7 +88,8 @@ class Oracle:
             return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance, outputs=rules,
                             inputs_finite=self.inputs_finite(), magnitude=self.magnitude, taps=self.taps,
                             domain=inst.domain, op=inst.op, version=inst.version, attributes=inst.attributes,
-                            inputs=tuple(self.inputs), exact=self.exact, tie_groups=self.tie_groups)
+                            inputs=tuple(self.inputs), exact=self.exact, tie_groups=self.tie_groups,
+                            readings=self.readings)
         # last: model_oracle.py names the outputs' dtypes, and nothing of this file is asked after it
         return Evidence(dtype=inst.dtype, tolerance=inst.case.tolerance,
                         outputs=self.whole().rules[:count],
@@ -135,15 +136,25 @@ class Oracle:
         """For an op whose output moves with the choice among equal maxima (a max pool's gradient), the groups of
         elements that choice moves values between and the total each keeps (the reference's description); None
         when the reference describes none for the op."""
-        if self._ties is None:
+        return self._described("tie_groups")
+
+    def readings(self) -> dict[str, list[np.ndarray]] | None:
+        """For an op whose text defines its value in several ways (Gelu-2's erf form or its tanh approximation),
+        every reading's outputs by name; None when the reference gives the op one reading."""
+        found = self._described("readings")
+        return {name: result.outputs for name, result in found.items()} if found else None
+
+    def _described(self, member: str) -> object | None:
+        """The reference's optional description ``member`` of this instance (contract.py), computed once; None
+        when the op's module does not offer it."""
+        if member not in self._descriptions:
             inst = self.instance
             try:
-                found = reference.tie_groups(inst.domain, inst.op, inst.version, list(self.inputs),
-                                             dict(inst.attributes or {}))
+                self._descriptions[member] = getattr(reference, member)(
+                    inst.domain, inst.op, inst.version, list(self.inputs), dict(inst.attributes or {}))
             except reference.UnknownOp:
-                found = None
-            self._ties = (found,)
-        return self._ties[0]
+                self._descriptions[member] = None
+        return self._descriptions[member]
 
     def taps(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Per output element, the tap indices of its window (the op's index convention, -1 for padding) and the

@@ -53,6 +53,11 @@ class ErrorModel:
         """The record's tolerance text for this output."""
         return f"{self.name}: {policy.describe()}" if policy is not None else self.name
 
+    def describe_for(self, policy: Policy | None, evidence: Evidence) -> str:
+        """The record's tolerance text for this output of ``evidence``'s instance: ``describe`` unless the text
+        depends on the op's version (a model that judges one version otherwise)."""
+        return self.describe(policy)
+
 
 @dataclass(frozen=True)
 class OutputRule:
@@ -98,3 +103,6 @@ class Evidence:
     exact: Callable[[], list[np.ndarray] | None] = lambda: None
     # an op whose output moves with the choice among tied maxima: the reference's tie groups (computed once)
     tie_groups: Callable[[], Any] = lambda: None
+    # an op whose text defines its value in several ways: per reading's name, the reference's outputs by that
+    # reading (``readings`` of its module, computed once); None when the op has one reading
+    readings: Callable[[], dict[str, list[np.ndarray]] | None] = lambda: None

@@ -122,7 +122,7 @@ def _scale_text(scale: float) -> str:
 
 def describe(evidence: Evidence, rules: list[Policy | None]) -> str:
     """The record's ``tolerance`` text: one policy, or one per output when they differ."""
-    texts = [o.custom.describe(r) if o.custom is not None else r.describe() if r else INDEX_TEXT
+    texts = [o.custom.describe_for(r, evidence) if o.custom is not None else r.describe() if r else INDEX_TEXT
              for o, r in zip(evidence.outputs, rules)]
     if len(set(texts)) == 1:
         return texts[0]

@@ -49,7 +49,8 @@ def judged(ports: tuple[schema.Port, ...], error_models: dict[str, str | ErrorMo
     for p in ports:
         model = error_models.get(p.name, "exact")
         custom = model if isinstance(model, ErrorModel) else None
-        then = model if isinstance(model, Model) else None
+        # an op's own model may bound with a built-in model's parameters (its ``model``: ``Model("ulp", ulps=21)``)
+        then = model if isinstance(model, Model) else getattr(custom, "model", None)
         name = custom.bound if custom is not None else then.model if then is not None else str(model)
         found.append(Port(**{f.name: getattr(p, f.name) for f in fields(schema.Port)}, error_model=name,
                           custom=custom, roundings=then.roundings if then is not None else 0,

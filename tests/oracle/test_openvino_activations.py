@@ -37,6 +37,7 @@ FORMULAS = [
     ("Gelu", 7, {}, lambda v, a: 0.5 * v * math.erfc(-v / math.sqrt(2))),
     ("Gelu", 7, {"approximation_mode": "tanh"},
      lambda v, a: 0.5 * v * 2 / (1 + math.exp(-2 * math.sqrt(2 / math.pi) * (v + 0.044715 * v**3)))),
+    ("Gelu", 2, {}, lambda v, a: 0.5 * v * math.erfc(-v / math.sqrt(2))),  # its definition; readings below
 ]
 
 
@@ -62,6 +63,25 @@ def test_every_member_of_the_contract(op, version, attributes) -> None:
     (mag,) = reference.magnitude("openvino", op, version, [x], attributes)
     y = reference.evaluate("openvino", op, version, [x], attributes).outputs[0]
     assert mag.dtype == np.float64 and (mag >= np.abs(y.astype(np.float64)) * (1 - 1e-6)).all()
+
+
+def test_gelu_2s_readings_are_its_two_formulas_whole() -> None:
+    """Gelu-2's text: the erf form, which "may be approximated" by the tanh form; each reading is one formula on
+    every element (the loops below), and the two differ by far more than float32's rounding where |x| ~ 2."""
+    x = np.random.default_rng(2).uniform(-4, 4, 301).astype(np.float32)
+    found = reference.readings("openvino", "Gelu", 2, [x], {})
+    assert list(found) == ["erf", "tanh"]
+    erf, tanh = (next(f[3] for f in FORMULAS if f[0] == "Gelu" and f[2] == a)
+                 for a in ({}, {"approximation_mode": "tanh"}))
+    for name, formula in (("erf", erf), ("tanh", tanh)):
+        want = np.array([formula(float(v), {}) for v in x.astype(np.float64)]).astype(np.float32)
+        np.testing.assert_allclose(found[name].outputs[0], want, rtol=float(np.finfo(np.float32).eps), atol=1e-38)
+    gap = np.abs(found["erf"].outputs[0].astype(np.float64) - found["tanh"].outputs[0])
+    assert gap.max() > 1e-4  # the forms are not one value within rounding: hence two readings, not a bound
+    # Gelu-7 names its one form; Gelu-2 takes no approximation_mode
+    assert list(reference.readings("openvino", "Gelu", 7, [x], {"approximation_mode": "tanh"})) == ["tanh"]
+    with pytest.raises(reference.SpecViolation):
+        reference.readings("openvino", "Gelu", 2, [x], {"approximation_mode": "tanh"})
 
 
 def test_unspecified_where_the_text_is_silent() -> None:

@@ -115,9 +115,10 @@ def hswish(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
 def gelu(case: CaseInstance, attrs: dict[str, Any]) -> Graph:
     """erf: 0.5 x (1 + erf(x / sqrt 2)) = ONNX Gelu-20 approximate "none"; tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x +
     0.044715 x^3))) = approximate "tanh", the same text. Gelu-20's function body holds 2/pi and 0.044715 as 32-bit
-    constants cast to T (5e-9 off in float64): float64 tanh is the text's formula itself with float64 constants."""
+    constants cast to T (5e-9 off in float64): float64 tanh is the text's formula itself with float64 constants.
+    Gelu-2 (no attribute) lowers to its definition, the erf form: one of its two readings (ops/_one_reading.py)."""
     x, y = case.input_names[0], output_name(case)
-    mode = attrs["approximation_mode"]
+    mode = attrs.get("approximation_mode", "erf")
     if mode == "erf" or case.dtype != "float64":
         return Graph([node("Gelu", [x], y, approximate={"erf": "none", "tanh": "tanh"}[mode])])
     nodes = [node("Mul", [x, x], "x2"), node("Mul", ["x2", x], "x3"), node("Mul", ["x3", "k"], "kx3"),

@@ -69,7 +69,7 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "Mish": unary("Mish", "mish", {4: "openvino.opset4"}),
     "SoftSign": unary("SoftSign", "softsign", {9: "openvino.opset9"}),
     "SoftMax": unary("SoftMax", "softmax", {1: "openvino.opset1", 8: "openvino.opset8"}),
-    "Gelu": unary("Gelu", "gelu", {7: "openvino.opset7"}),
+    "Gelu": unary("Gelu", "gelu", {2: "openvino.opset2", 7: "openvino.opset7"}),
     "SoftPlus": unary("SoftPlus", "softplus", {4: "openvino.opset4"}),
     "LogSoftmax": unary("LogSoftmax", "log_softmax", {5: "openvino.opset5"}),
     # arithmetic of one tensor (the Python API names Abs "absolute")
