@@ -1,5 +1,5 @@
-"""OpenVINO builders of the Fourier transforms (DFT-7, IDFT-7, RDFT-9, IRDFT-9, STFT-15): the data a Parameter, the
-other inputs Constants (the output's shape is made of their values)."""
+"""OpenVINO builders of the Fourier transforms (DFT-7, IDFT-7, RDFT-9, IRDFT-9, STFT-15, ISTFT-16): the data a
+Parameter, the other inputs Constants (the output's shape is made of their values)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,18 @@ def _stft(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     return opset.stft(*inputs, bool(case.attributes["transpose_frames"]))
 
 
+def _istft(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    """ISTFT-16: the data a Parameter; the window, frame_size, frame_step (and signal_length) Constants."""
+    schema = ops.entry(case.domain, case.op).schema
+    unknown = sorted(set(case.attributes) - schema.attribute_names(case.version))
+    missing = [a for a in ("center", "normalized") if a not in case.attributes]
+    if unknown or missing:
+        raise Unsupported(f"the opset API cannot build ISTFT-{case.version} with attribute(s) {unknown} or without "
+                          f"{missing}")
+    return opset.istft(*inputs[:4], bool(case.attributes["center"]), bool(case.attributes["normalized"]),
+                       *inputs[4:])
+
+
 #: openvino-domain op -> its builder
 BUILDERS: dict[str, OpsetBuilder] = {
     "DFT": _transform("DFT", "dft", 7),
@@ -49,4 +61,6 @@ BUILDERS: dict[str, OpsetBuilder] = {
     "STFT": OpsetBuilder(opsets={15: "openvino.opset15"}, build=_stft, constants=_rest,
                          dtypes_at=schema_dtypes("STFT"),
                          dtype_note="takes floating-point data"),
+    "ISTFT": OpsetBuilder(opsets={16: "openvino.opset16"}, build=_istft, constants=_rest,
+                          dtypes_at=schema_dtypes("ISTFT"), dtype_note="takes floating-point data"),
 }
