@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from conformance.backends import answers, batch_answer
 from conformance.backends.base import Answer
 from conformance.backends.batch_answer import Batched
 from conformance.backends.batching import dispatch
+from conformance.backends.isolation.isolated_backend import IsolatedBackend
 from conformance.model import CaseInstance
 
 __all__ = ["Column", "Reply", "ask", "batch", "enter"]
@@ -83,9 +85,12 @@ class Reply:
 Inputs = Callable[[], "list[np.ndarray] | None"]
 
 
-def ask(column: Column, instance: CaseInstance, inputs: Inputs, batched: Batched | None = None) -> Reply:
+def ask(column: Column, instance: CaseInstance, inputs: Inputs, batched: Batched | None = None,
+        alone: bool = False) -> Reply:
     """``instance`` on ``column``: its support, then (supported) ``run`` on copies of ``inputs()`` or, given
-    ``batched``, that share of a batch, judged as ``run``'s answer is (batching/dispatch.py). Raises
+    ``batched``, that share of a batch, judged as ``run``'s answer is (batching/dispatch.py). ``alone``: the case
+    is known to crash the runtime, and an isolated column runs it in a worker of its own (IsolatedBackend.alone;
+    such a case is never batched: plugin/batching.py). Raises
     ``answers.BadAnswer`` for a slip of the plugin's (the column's own, or its answer's), which costs the record as
     an ``error``; whatever else ``supports()`` raises, or ``inputs`` does, is the caller's to record."""
     if column.bad:
@@ -100,8 +105,11 @@ def ask(column: Column, instance: CaseInstance, inputs: Inputs, batched: Batched
     copies = [x.copy() for x in given]  # a backend that writes into its inputs cannot change the oracle's
     started = time.perf_counter()
     try:
-        answer = (batch_answer.answer(backend, batched) if batched is not None
-                  else answers.answer(backend, backend.run(instance, copies)))
+        if batched is not None:
+            answer = batch_answer.answer(backend, batched)
+        else:
+            with backend.alone() if alone and isinstance(backend, IsolatedBackend) else nullcontext():
+                answer = answers.answer(backend, backend.run(instance, copies))
     except answers.BadAnswer:
         raise
     except Exception as exc:

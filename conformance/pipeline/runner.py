@@ -52,7 +52,10 @@ def result(instance: CaseInstance, backend: Column | Backend | None, expectation
                       nodeid=nodeid, repro=repro)
     else:
         widen = Widening(entry.scale, entry.where) if entry is not None and entry.scale is not None else None
-        made = _record(instance, column, batched, nodeid=nodeid, repro=repro, oracles=oracles, widen=widen)
+        # a case an entry says crashes the runtime runs in a worker of its own (backends/column.py ask)
+        alone = entry is not None and entry.status == "crash"
+        made = _record(instance, column, batched, nodeid=nodeid, repro=repro, oracles=oracles, widen=widen,
+                       alone=alone)
     return finish(made, expectations)  # one end for both: every record leaves through the expectations
 
 
@@ -72,13 +75,14 @@ def _column(backend: Column | Backend | None) -> Column | None:
 
 
 def _record(instance: CaseInstance, column: Column | None, batched: Batched | None = None, nodeid: str = "",
-            repro: str = "", oracles: Oracles | None = None, widen: Widening | None = None) -> ResultRecord:
+            repro: str = "", oracles: Oracles | None = None, widen: Widening | None = None,
+            alone: bool = False) -> ResultRecord:
     start = time.perf_counter()
     judgement: Judgement = {"backend_version": "local"} if column is None else column.facts()
     if widen is not None:  # every record of the item says so, one that compared nothing too
         judgement["widened"] = widen.fields()
     try:
-        judgement.update(_judgement(instance, column, batched, oracles, widen))
+        judgement.update(_judgement(instance, column, batched, oracles, widen, alone))
     except BadAnswer as exc:  # a plugin's slip (supports() returning None) is never a pass or a skip
         judgement.update(status="error", reason=str(exc))
     except Exception as exc:  # a harness-side failure must still cost one result, not the run
@@ -98,7 +102,7 @@ def _since(start: float) -> float:
 
 
 def _judgement(instance: CaseInstance, column: Column | None, batched: Batched | None,
-               oracles: Oracles | None, widen: Widening | None = None) -> Judgement:
+               oracles: Oracles | None, widen: Widening | None = None, alone: bool = False) -> Judgement:
     if column is None:
         prediction = predict(instance, oracles)
         return judge(instance, prediction, reference_column.trial(instance, prediction))
@@ -109,7 +113,7 @@ def _judgement(instance: CaseInstance, column: Column | None, batched: Batched |
         made.append(predict(instance, oracles))
         return None if made[0].missing else made[0].inputs
 
-    reply = columns.ask(column, instance, inputs, batched)
+    reply = columns.ask(column, instance, inputs, batched, alone)
     if not reply.supported:
         return {"status": "unsupported", "reason": reply.reason}
     prediction = made[0]
