@@ -1,7 +1,7 @@
 """OpenVINO builders of the region and detection ops: ROIAlign-3/9, ROIAlignRotated-14/15 (-14 unsupported: the
 Python API has the factory from opset15 only), DeformableConvolution-1/8 (the kernel a Parameter too: the
 text's third input, and a small model's weights), ROIPooling-1 and ReorgYolo-1 (the opset2 module's factories:
-the Python API lists them from opset2, their nodes say opset2), PSROIPooling-1.
+the Python API lists them from opset2, their nodes say opset2), PSROIPooling-1, DeformablePSROIPooling-1.
 
 Every input is a Parameter: no output shape depends on an input's values (boxes and batch indices are data a
 model computes, e.g. a proposal network's output). Attributes keep the spec's names; an attribute the version does
@@ -83,6 +83,14 @@ def _psroi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
                                int(a.get("spatial_bins_y", 1)), str(a.get("mode", "average")))
 
 
+def _deformable_psroi_pooling(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return opset.deformable_psroi_pooling(
+        inputs[0], inputs[1], int(a["output_dim"]), float(a["spatial_scale"]), int(a.get("group_size", 1)),
+        str(a.get("mode", "bilinear_deformable")), int(a.get("spatial_bins_x", 1)), int(a.get("spatial_bins_y", 1)),
+        float(a.get("trans_std", 1.0)), int(a.get("part_size", 1)), offsets=inputs[2] if len(inputs) > 2 else None)
+
+
 def _builder(op: str, opsets: dict[int, str], build: Any) -> OpsetBuilder:
     return GivenInputs(opsets=opsets, build=build, dtypes_at=schema_dtypes(op),
                        dtype_note="takes the floating-point types its schema's constraint names")
@@ -95,6 +103,7 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ROIAlignRotated": ({14: "openvino.opset14", 15: "openvino.opset15"}, _roi_align_rotated),
     "ROIPooling": ({1: "openvino.opset2"}, _roi_pooling),
     "PSROIPooling": ({1: "openvino.opset1"}, _psroi_pooling),
+    "DeformablePSROIPooling": ({1: "openvino.opset1"}, _deformable_psroi_pooling),
     "ReorgYolo": ({1: "openvino.opset2"}, _reorg_yolo),
 }
 
