@@ -1,5 +1,6 @@
-"""OpenVINO Interpolate-4 and Interpolate-11: interpolation of independent slices along ``axes``, as Interpolate-4's
-text spells it in Python (reference/_interpolate.py has the per-axis rules).
+"""OpenVINO Interpolate-1, Interpolate-4 and Interpolate-11: interpolation of independent slices along ``axes``, -4
+and -11 as Interpolate-4's text spells it in Python (reference/_interpolate.py has the per-axis rules), -1 by what
+its page allows to say without a formula (reference/_interpolate_1.py).
 
 Inputs: -4 data, sizes (T_SIZE), scales (T_SCALES), axes (optional, default every axis); -11 image,
 scales_or_sizes (scales or sizes by shape_calculation_mode), axes (optional). Both pad first (pads_begin/pads_end,
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from . import _interpolate as rules
+from . import _interpolate_1 as v1
 from ._elementwise import attributes_of
 from ._errors import SpecViolation
 from ._normalization import type_name
@@ -37,24 +39,29 @@ from .schema import OV_FLOATS, OV_INTEGERS, Attribute, Port, Schema
 MODES = ("nearest", "linear", "linear_onnx", "cubic")
 PILLOW = ("bilinear_pillow", "bicubic_pillow")
 SCHEMA = Schema(
-    "openvino", "Interpolate", (4, 11),
+    "openvino", "Interpolate", (1, 4, 11),
     attributes=(
-        Attribute("mode", "enum", values=MODES, required=True, until=10),
+        Attribute("axes", "ints", required=True, until=3),
+        Attribute("mode", "enum", values=v1.MODES, required=True, until=3),
+        Attribute("mode", "enum", values=MODES, required=True, since=4, until=10),
         Attribute("mode", "enum", values=MODES + PILLOW, required=True, since=11),
-        Attribute("shape_calculation_mode", "enum", values=("sizes", "scales"), required=True),
-        Attribute("coordinate_transformation_mode", "enum", default="half_pixel", values=rules.COORDINATE_MODES),
-        Attribute("nearest_mode", "enum", default="round_prefer_floor", values=rules.NEAREST_MODES),
+        Attribute("shape_calculation_mode", "enum", values=("sizes", "scales"), required=True, since=4),
+        Attribute("coordinate_transformation_mode", "enum", default="half_pixel", values=rules.COORDINATE_MODES,
+                  since=4),
+        Attribute("nearest_mode", "enum", default="round_prefer_floor", values=rules.NEAREST_MODES, since=4),
+        Attribute("align_corners", "bool", default=True, until=3),
         Attribute("antialias", "bool", default=False),
         Attribute("pads_begin", "ints", default=[0]),
         Attribute("pads_end", "ints", default=[0]),
-        Attribute("cube_coeff", "float", default=-0.75),
+        Attribute("cube_coeff", "float", default=-0.75, since=4),
     ),
-    # -4: data, sizes, scales, axes; -11: image, scales_or_sizes, axes (read by position, _inputs)
+    # -1: data, target_spatial_shape; -4: data, sizes, scales, axes; -11: image, scales_or_sizes, axes (read by
+    # position, _inputs)
     inputs=(Port("data"), Port("sizes", dtype="int64", dtypes=(*OV_INTEGERS, *OV_FLOATS)),
-            Port("scales", dtype="float32", dtypes=(*OV_INTEGERS, *OV_FLOATS)),
-            Port("axes", dtype="int64", dtypes=OV_INTEGERS, optional=True)),
+            Port("scales", dtype="float32", dtypes=(*OV_INTEGERS, *OV_FLOATS), since=4),
+            Port("axes", dtype="int64", dtypes=OV_INTEGERS, optional=True, since=4)),
     outputs=(Port("output"),),
-    types=((0, (*OV_FLOATS, *OV_INTEGERS)),),
+    types=((1, OV_FLOATS), (4, (*OV_FLOATS, *OV_INTEGERS))),
 )
 VERSIONS = SCHEMA.versions
 
@@ -122,6 +129,8 @@ def geometry(since: int, shape: tuple[int, ...], attributes: dict[str, Any], giv
 
 def output_shapes(since: int, input_shapes: list[tuple[int, ...]], attributes: dict[str, Any],
                   input_values: dict[int, np.ndarray] | None = None) -> list[tuple[int, ...]]:
+    if since == 1:
+        return [v1.geometry(input_shapes, attributes_of(SCHEMA, 1, attributes), dict(input_values or {}))[1]]
     count = (2, 3) if since >= 11 else (3, 4)
     if len(input_shapes) not in count:
         raise SpecViolation(f"Interpolate-{since} takes {count[0]} or {count[1]} inputs, got {len(input_shapes)}")
@@ -133,6 +142,8 @@ def window_elements(since: int, input_shapes: list[tuple[int, ...]], attributes:
     """K: the taps one output element sums over the interpolated axes, without antialiasing's wider kernel (K may
     not depend on the float scales, which the oracle does not pass: those extra taps are in the magnitude)."""
     found = attributes_of(SCHEMA, since, attributes)
+    if since == 1:
+        return v1.window_elements(input_shapes, found, dict(input_values or {}))
     mode = found["mode"]
     axes = (input_values or {}).get(2 if since >= 11 else 3)
     count = len(input_shapes[0]) if axes is None else int(np.asarray(axes).size)
@@ -176,6 +187,8 @@ def _plan(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]):
 
 def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
              ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    if since == 1:
+        return v1.evaluate(inputs, attributes_of(SCHEMA, 1, attributes), SCHEMA.supported_dtypes(1))
     x, data, found, plan, unspecified = _plan(since, inputs, attributes)
     y = data
     for axis, _, taps, weights, *_ in plan:
@@ -200,7 +213,9 @@ def magnitude(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]) 
     """Σ|w|·|x|·(K'+2)/(K+2) + max|x|·Σ_axes (c_w + 4·L·Σ|w'|)·Π_others Σ|w| / (K + 2): the sum's terms (K' the
     taps counted with antialiasing), the weights' rounding (c_w: 4 linear, 2 linear_onnx, 4·max(8|A|, 3 + |A|) + 6
     cubic) and the coordinate's (4·u·L moving the weights by Σ|w'|, differentiated numerically), in units of
-    (K + 2)·u."""
+    (K + 2)·u. Interpolate-1: the op on |x| (its specified values are copies and constants)."""
+    if since == 1:
+        return [np.abs(evaluate(1, [np.abs(inputs[0]), *inputs[1:]], attributes)[0][0]).astype(np.float64)]
     x, data, found, plan, _ = _plan(since, inputs, attributes)
     mode = found["mode"]
     k = window_elements(since, [x.shape], attributes, {2 if since >= 11 else 3: [p[0] for p in plan]})

@@ -1,7 +1,7 @@
-"""OpenVINO Interpolate-4 and -11 (reference/openvino_interpolate.py holds the semantics, from Interpolate-4's Python
-text). Judged by the accumulation bound: K the taps one output element sums, at Σ|w|·|x| plus the weights' and the
-coordinate's roundings (the reference's ``magnitude``; the sampling rule of docs/tolerance.md); nearest is a copy
-(K = 1, M = |x|).
+"""OpenVINO Interpolate-1, -4 and -11 (reference/openvino_interpolate.py holds the semantics, -4 and -11 from
+Interpolate-4's Python text, -1 the values its page fixes without a formula). Judged by the accumulation bound: K
+the taps one output element sums, at Σ|w|·|x| plus the weights' and the coordinate's roundings (the reference's
+``magnitude``; the sampling rule of docs/tolerance.md); nearest is a copy (K = 1, M = |x|).
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from conformance_reference import openvino_interpolate
 
 def coverage(version: int) -> list[dims.Dimension]:
     schema = openvino_interpolate.SCHEMA  # every allowed value as the schema declares it, nothing restated
+    if version < 4:
+        return [dims.Dimension("mode", schema.attribute("mode", version).values, dims.attr("mode", None)),
+                dims.Dimension("align_corners", ("false", "true"), dims.attr("align_corners", True, dims.boolean))]
     modes = openvino_interpolate.MODES + (openvino_interpolate.PILLOW if version >= 11 else ())
     COORDINATE_MODES = schema.attribute("coordinate_transformation_mode", version).values  # noqa: N806
     NEAREST_MODES = schema.attribute("nearest_mode", version).values  # noqa: N806
@@ -26,4 +29,5 @@ def coverage(version: int) -> list[dims.Dimension]:
 
 
 ENTRY = OpEntry(schema=openvino_interpolate.SCHEMA, error_models={"output": "accumulate"}, ir_layer="Interpolate",
-                coverage=coverage, layout_inputs=(), summary="interpolation along axes (nearest, linear, cubic)")
+                coverage=coverage, layout_inputs=(),
+                summary="interpolation along axes (nearest, linear, cubic; -1 also area)")

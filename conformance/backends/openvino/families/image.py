@@ -1,6 +1,7 @@
-"""OpenVINO builders of Interpolate-4 and Interpolate-11: the image a Parameter, sizes/scales/axes Constants (shape
-inference reads them). The Python API has no Interpolate-4 factory (``opset4.interpolate`` is opset1's, which builds
-Interpolate-1): -4 is created by name through the opset4 node factory, -11 by ``opset11.interpolate``.
+"""OpenVINO builders of Interpolate-1, -4 and -11: the image a Parameter, target_spatial_shape/sizes/scales/axes
+Constants (shape inference reads them). The Python API has no Interpolate-4 factory (``opset4.interpolate`` is
+opset1's, which builds Interpolate-1): -1 is ``opset1.interpolate`` with its attributes as a dict, -4 is created by
+name through the opset4 node factory, -11 by ``opset11.interpolate``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ class ImageBuilder(OpsetBuilder):
 
 
 def _interpolate(opset: Any, inputs: list[Any], a: dict[str, Any]) -> Any:
+    if opset.__name__.endswith("opset1"):  # the case's attributes as written: the factory fills the page's defaults
+        return opset.interpolate(inputs[0], inputs[1], {k: (list(v) if isinstance(v, list | tuple) else v)
+                                                        for k, v in a.items()})
     attrs = {**DEFAULTS, **a}
     if opset.__name__.endswith("opset11"):
         return opset.interpolate(inputs[0], inputs[1], str(attrs["mode"]), str(attrs["shape_calculation_mode"]),
@@ -44,7 +48,8 @@ def _interpolate(opset: Any, inputs: list[Any], a: dict[str, Any]) -> Any:
 
 
 def _builder() -> OpsetBuilder:
-    base = builder("Interpolate", {4: "openvino.opset4", 11: "openvino.opset11"}, (PARAMETER,), _interpolate)
+    base = builder("Interpolate", {1: "openvino.opset1", 4: "openvino.opset4", 11: "openvino.opset11"}, (PARAMETER,),
+                   _interpolate)
     return ImageBuilder(opsets=base.opsets, build=base.build, dtypes_at=base.dtypes_at, dtype_note=base.dtype_note)
 
 
