@@ -1,7 +1,7 @@
 """OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6,
 ExperimentalDetectronROIFeatureExtractor-6 (no Python factory: OpenVINO's NodeFactory builds them from its opset6,
-as ExperimentalDetectronTopKROIs), Proposal-1/4, ExperimentalDetectronGenerateProposalsSingleImage-6 (NodeFactory),
-DetectionOutput-1/8.
+as ExperimentalDetectronTopKROIs), Proposal-1/4, ExperimentalDetectronGenerateProposalsSingleImage-6 and
+ExperimentalDetectronDetectionOutput-6 (NodeFactory), DetectionOutput-1/8.
 
 Every input is a Parameter: the output shapes depend on input shapes only (the priors, maps and image are data a
 model computes). An attribute the version does not define, or a required one left out, is no model the API can
@@ -84,6 +84,16 @@ def _detection_output(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     return opset.detection_output(inputs[0], inputs[1], inputs[2], attrs, *aux)
 
 
+def _detectron_detection_output(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return _node_factory(opset, case.op, inputs, {
+        "score_threshold": float(a["score_threshold"]), "nms_threshold": float(a["nms_threshold"]),
+        "num_classes": int(a["num_classes"]), "post_nms_count": int(a["post_nms_count"]),
+        "max_detections_per_image": int(a["max_detections_per_image"]),
+        "class_agnostic_box_regression": _flag(a.get("class_agnostic_box_regression", False)),
+        "max_delta_log_wh": float(a["max_delta_log_wh"]), "deltas_weights": _floats(a["deltas_weights"])})
+
+
 def _floats(value: Any) -> list[float]:
     if isinstance(value, str):  # an IR's "2.67", kept as text by the case loader
         return [float(v) for v in value.split(",")]
@@ -116,6 +126,7 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "Proposal": ({1: "openvino.opset1", 4: "openvino.opset4"}, _proposal),
     "ExperimentalDetectronGenerateProposalsSingleImage": ({6: "openvino.opset6"}, _proposals_single_image),
     "DetectionOutput": ({1: "openvino.opset1", 8: "openvino.opset8"}, _detection_output),
+    "ExperimentalDetectronDetectionOutput": ({6: "openvino.opset6"}, _detectron_detection_output),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
