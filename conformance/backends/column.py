@@ -89,7 +89,7 @@ def ask(column: Column, instance: CaseInstance, inputs: Inputs, batched: Batched
         alone: bool = False) -> Reply:
     """``instance`` on ``column``: its support, then (supported) ``run`` on copies of ``inputs()`` or, given
     ``batched``, that share of a batch, judged as ``run``'s answer is (batching/dispatch.py). ``alone``: the case
-    is known to crash the runtime, and an isolated column runs it in a worker of its own (IsolatedBackend.alone;
+    is known to crash the runtime, and an isolated column retires the worker it ran in (IsolatedBackend.alone;
     such a case is never batched: plugin/batching.py). Raises
     ``answers.BadAnswer`` for a slip of the plugin's (the column's own, or its answer's), which costs the record as
     an ``error``; whatever else ``supports()`` raises, or ``inputs`` does, is the caller's to record."""

@@ -52,7 +52,7 @@ def result(instance: CaseInstance, backend: Column | Backend | None, expectation
                       nodeid=nodeid, repro=repro)
     else:
         widen = Widening(entry.scale, entry.where) if entry is not None and entry.scale is not None else None
-        # a case an entry says crashes the runtime runs in a worker of its own (backends/column.py ask)
+        # a case an entry says crashes the runtime leaves no worker behind (backends/column.py ask)
         alone = entry is not None and entry.status == "crash"
         made = _record(instance, column, batched, nodeid=nodeid, repro=repro, oracles=oracles, widen=widen,
                        alone=alone)
