@@ -1,7 +1,7 @@
 """OpenVINO builders of the proposal and detection-output ops: ExperimentalDetectronPriorGridGenerator-6,
 ExperimentalDetectronROIFeatureExtractor-6 (no Python factory: OpenVINO's NodeFactory builds them from its opset6,
 as ExperimentalDetectronTopKROIs), Proposal-1/4, ExperimentalDetectronGenerateProposalsSingleImage-6 and
-ExperimentalDetectronDetectionOutput-6 (NodeFactory), DetectionOutput-1/8.
+ExperimentalDetectronDetectionOutput-6 (NodeFactory), DetectionOutput-1/8, GenerateProposals-9.
 
 Every input is a Parameter: the output shapes depend on input shapes only (the priors, maps and image are data a
 model computes). An attribute the version does not define, or a required one left out, is no model the API can
@@ -84,6 +84,14 @@ def _detection_output(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     return opset.detection_output(inputs[0], inputs[1], inputs[2], attrs, *aux)
 
 
+def _generate_proposals(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
+    a = _checked(case)
+    return opset.generate_proposals(inputs[0], inputs[1], inputs[2], inputs[3], float(a["min_size"]),
+                                    float(a["nms_threshold"]), int(a["pre_nms_count"]), int(a["post_nms_count"]),
+                                    _flag(a.get("normalized", True)), float(a.get("nms_eta", 1.0)),
+                                    str(a.get("roi_num_type", "i64")))
+
+
 def _detectron_detection_output(opset: Any, inputs: list[Any], case: CaseInstance) -> Any:
     a = _checked(case)
     return _node_factory(opset, case.op, inputs, {
@@ -127,6 +135,7 @@ _ALL: dict[str, tuple[dict[int, str], Any]] = {
     "ExperimentalDetectronGenerateProposalsSingleImage": ({6: "openvino.opset6"}, _proposals_single_image),
     "DetectionOutput": ({1: "openvino.opset1", 8: "openvino.opset8"}, _detection_output),
     "ExperimentalDetectronDetectionOutput": ({6: "openvino.opset6"}, _detectron_detection_output),
+    "GenerateProposals": ({9: "openvino.opset9"}, _generate_proposals),
 }
 
 #: openvino-domain op -> its builder (the ops whose reference has landed)
