@@ -14,6 +14,7 @@ import numpy as np
 from conformance.compare.evidence import ErrorModel, Evidence, OutputRule
 from conformance.compare.values import Comparison
 from conformance.dtypes import dtype_mismatch, dtype_name
+from conformance.ops._proposals import own_scores_highest_first
 from conformance.ops.spec import OpEntry
 from conformance_reference import openvino_generate_proposals
 
@@ -64,14 +65,11 @@ def _why(evidence: Evidence, rois: np.ndarray, scores: np.ndarray, counts: np.nd
         return None if np.isfinite(rois).all() else "a box holds a value that is not finite"
     if scores.shape != (total,):
         return f"shape {list(scores.shape)}, not [{total}] (the counts' sum)"
-    given = evidence.inputs[3].reshape(images, -1).astype(scores.dtype)
     start = 0
     for image, count in enumerate(counts.tolist()):
-        own = scores[start:start + count]
-        if not np.isin(own, given[image]).all():
-            return f"image {image}: score {own[~np.isin(own, given[image])][0]!r} is none of its input scores"
-        if (np.diff(own.astype(np.float64)) > 0).any() or np.isnan(own).any():
-            return f"image {image}: scores {own[:8].tolist()}... are not from highest to lowest"
+        why = own_scores_highest_first(scores[start:start + count], evidence.inputs[3][image], f"image {image}")
+        if why:
+            return why
         start += count
     return None
 

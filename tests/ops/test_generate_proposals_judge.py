@@ -65,3 +65,45 @@ def test_an_admissible_result_passes():
 ])
 def test_each_broken_rule_fails(break_it):
     assert _status(lambda s: break_it(_admissible(s))) == "fail"
+
+
+SINGLE = """op: ExperimentalDetectronGenerateProposalsSingleImage
+domain: openvino
+versions: [6]
+cases:
+  - id: one_image
+    dtypes: [float32]
+    attributes: {min_size: 0.0, nms_threshold: 0.7, pre_nms_count: 6, post_nms_count: 4}
+    inputs:
+      im_info: {shape: [3], data: [32, 48, 1]}
+      anchors: {shape: [12, 4], random: {seed: 1, distribution: uniform, low: 0, high: 40}}
+      deltas: {shape: [8, 2, 3], random: {seed: 2, distribution: normal, mean: 0, std: 0.1}}
+      scores: {shape: [2, 2, 3], random: {seed: 3, distribution: uniform, low: 0, high: 1}}
+"""
+
+
+def _single_status(make) -> str:
+    (instance,) = expand(load_text(SINGLE, "case.yaml").cases[0])
+    return run_backend(instance, Returns(make)).status
+
+
+def _kept_then_zeros(scores, kept=3):
+    """The image's top ``kept`` scores, highest first, boxes beside them, then zero rows up to post_nms_count 4."""
+    top = np.sort(scores.reshape(-1))[::-1][:kept].astype(np.float32)
+    rois = np.zeros((4, 4), np.float32)
+    rois[:kept] = 5.0
+    return [rois, np.concatenate([top, np.zeros(4 - kept, np.float32)])]
+
+
+def test_single_image_kept_then_zeros_passes():
+    assert _single_status(_kept_then_zeros) == "pass"
+    assert _single_status(lambda s: _kept_then_zeros(s, 0)) == "pass"
+
+
+@pytest.mark.parametrize("break_it", [
+    lambda out: [out[0] + np.float32(1), out[1]],  # boxes past the kept ones are not the zero fill
+    lambda out: [out[0], np.concatenate([out[1][:3][::-1], out[1][3:]])],  # kept scores lowest first
+    lambda out: [out[0], out[1] + np.float32(1e-3)],  # a kept score no input holds (and a nonzero fill)
+])
+def test_single_image_each_broken_rule_fails(break_it):
+    assert _single_status(lambda s: break_it(_kept_then_zeros(s))) == "fail"
