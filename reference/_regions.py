@@ -30,6 +30,14 @@ def dtype_name(a: np.ndarray) -> str:
     return "bfloat16" if a.dtype == np.dtype(ml_dtypes.bfloat16) else str(a.dtype)
 
 
+def one_float_type(label: str, inputs: list[np.ndarray]) -> None:
+    """Every input of one T, a floating-point type (the detection texts' "all are T")."""
+    t = dtype_name(inputs[0])
+    if t not in FLOATS or any(dtype_name(x) != t for x in inputs):
+        raise SpecViolation(f"{label}: the inputs have types {[dtype_name(x) for x in inputs]}; all are one T, a "
+                            "floating-point type")
+
+
 def check_map(label: str, x: np.ndarray, boxes: np.ndarray, columns: int) -> None:
     """X a 4-D map of T, the boxes [NUM_ROIS, columns] of T."""
     if dtype_name(x) not in FLOATS:

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from . import _regions as rg
 from ._elementwise import attributes_of
 from ._errors import SpecViolation
-from ._regions import FLOATS, dtype_name
+from ._regions import FLOATS
 from .schema import Attribute, Port, Schema
 
 OP = "ExperimentalDetectronDetectionOutput"
@@ -76,10 +77,7 @@ def output_shapes(since: int, input_shapes: list[tuple[int, ...]], attributes: d
 def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
              ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
     shapes = output_shapes(since, [np.shape(x) for x in inputs], attributes)
-    t = dtype_name(inputs[0])
-    if t not in FLOATS or any(dtype_name(x) != t for x in inputs):
-        raise SpecViolation(f"{LABEL}: the inputs have types {[dtype_name(x) for x in inputs]}; all are one T, a "
-                            "floating-point type")
+    rg.one_float_type(LABEL, inputs)
     dtype = inputs[0].dtype
     outs = [np.full(shapes[0], np.nan, dtype), np.zeros(shapes[1], np.int32), np.full(shapes[2], np.nan, dtype)]
     return outs, [np.ones(s, bool) if np.prod(s) else None for s in shapes]

@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from . import _regions as rg
 from ._elementwise import attributes_of
 from ._errors import SpecViolation
-from ._regions import FLOATS, dtype_name
+from ._regions import FLOATS
 from .schema import Attribute, Port, Schema
 
 OP = "ExperimentalDetectronPriorGridGenerator"
@@ -107,10 +108,7 @@ def arrangements(since: int, inputs: list[np.ndarray], attributes: dict[str, Any
 def evaluate(since: int, inputs: list[np.ndarray], attributes: dict[str, Any]
              ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
     a, _ = _checked([np.shape(x) for x in inputs], attributes)
-    t = dtype_name(inputs[0])
-    if t not in FLOATS or any(dtype_name(x) != t for x in inputs):
-        raise SpecViolation(f"{OP}-6: the inputs have types {[dtype_name(x) for x in inputs]}; all are one T, a "
-                            "floating-point type")
+    rg.one_float_type(f"{OP}-6", inputs)
     found = list(arrangements(since, inputs, attributes).values())
     first = found[0]
     same = np.ones(first.shape, bool)

@@ -11,7 +11,6 @@ instance inverts exactly what the STFT gave. The page's five ``<layer>`` example
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from _generated import write_or_check
 
 import conformance_reference as reference
 
@@ -150,18 +150,7 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the committed file differs")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"{OUT.relative_to(ROOT)} is stale: rerun tools/istft_cases.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    print(f"wrote {OUT.relative_to(ROOT)} ({len(CASES)} cases)")
-    return 0
+    return write_or_check(OUT, ROOT, render, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

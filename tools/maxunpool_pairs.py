@@ -13,7 +13,6 @@ than its input (ceil mode) has no valid output_shape, so it is not chosen.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import textwrap
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _generated import write_or_check
 
 import conformance_reference as reference
 from conformance.suite.expand import expand, inputs_of
@@ -114,17 +114,7 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the committed file differs")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        stale = not OUT.exists() or OUT.read_text(encoding="utf-8") != text
-        print(f"{OUT.relative_to(ROOT)}: {'stale' if stale else 'up to date'}")
-        return 1 if stale else 0
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT.relative_to(ROOT)}")
-    return 0
+    return write_or_check(OUT, ROOT, render, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

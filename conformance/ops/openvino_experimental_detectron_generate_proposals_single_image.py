@@ -5,38 +5,26 @@ scores being the image's own input scores from highest to lowest (ops/_proposals
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from conformance.compare.evidence import ErrorModel, Evidence, OutputRule
+from conformance.compare.evidence import Evidence, OutputRule
 from conformance.compare.values import Comparison, not_comparable
-from conformance.dtypes import dtype_mismatch, dtype_name
-from conformance.ops._proposals import own_scores_highest_first
+from conformance.ops._proposals import JointProposals, own_scores_highest_first
 from conformance.ops.spec import OpEntry
 from conformance_reference import openvino_experimental_detectron_generate_proposals_single_image as reference
 
 RULE = "the kept proposals, then zeros; their scores the image's own, highest first; the boxes open"
 
 
-class ZeroFilledProposals(ErrorModel):
-    name = "proposals"
-    bound = "exact"
-    joint = True
+class ZeroFilledProposals(JointProposals):
+    count, rule = 2, RULE
 
-    def describe(self, policy: Any) -> str:
-        return f"{self.name}: {RULE}"
-
-    def judge(self, expected: np.ndarray, actual: Any, output: OutputRule, policy: Any, magnitude: Any,
-              evidence: Evidence, outputs: list | None = None) -> Comparison:
+    def verdict(self, expected: np.ndarray, actual: np.ndarray, output: OutputRule, evidence: Evidence,
+                found: list[np.ndarray]) -> Comparison:
         unusable = not_comparable(expected, actual, output.name)
         if unusable is not None:
             return unusable
-        if dtype_name(actual.dtype) != dtype_name(expected.dtype):
-            return Comparison(False, dtype_mismatch(expected, actual, output.name), elements=int(actual.size))
-        found = list(outputs or [])
-        if len(found) != 2 or any(not isinstance(o, np.ndarray) or o.shape[:1] != expected.shape[:1]
-                                  for o in found):
+        if any(o.shape[:1] != expected.shape[:1] for o in found):
             return Comparison(False, f"{output.name}: rois and scores are judged together, one row each")
         rois, scores = found
         # the kept proposals are the rows before the trailing zero scores (an input score of exactly 0 would be

@@ -7,14 +7,11 @@ the types and ranks, and each image's scores being its own input scores from hig
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from conformance.compare.evidence import ErrorModel, Evidence, OutputRule
+from conformance.compare.evidence import Evidence, OutputRule
 from conformance.compare.values import Comparison
-from conformance.dtypes import dtype_mismatch, dtype_name
-from conformance.ops._proposals import own_scores_highest_first
+from conformance.ops._proposals import JointProposals, own_scores_highest_first
 from conformance.ops.spec import OpEntry
 from conformance_reference import openvino_generate_proposals
 
@@ -22,23 +19,11 @@ RULE = ("counts, shapes and types; each image's scores its own input scores, hig
         "many survive open")
 
 
-class Proposals(ErrorModel):
-    name = "proposals"
-    bound = "exact"
-    joint = True
+class Proposals(JointProposals):
+    count, rule = 3, RULE
 
-    def describe(self, policy: Any) -> str:
-        return f"{self.name}: {RULE}"
-
-    def judge(self, expected: np.ndarray, actual: Any, output: OutputRule, policy: Any, magnitude: Any,
-              evidence: Evidence, outputs: list | None = None) -> Comparison:
-        if not isinstance(actual, np.ndarray):
-            return Comparison(False, f"{output.name}: backend returned {type(actual).__name__}, not an array")
-        if dtype_name(actual.dtype) != dtype_name(expected.dtype):
-            return Comparison(False, dtype_mismatch(expected, actual, output.name), elements=int(actual.size))
-        found = list(outputs or [])
-        if len(found) != 3 or not all(isinstance(o, np.ndarray) for o in found):
-            return Comparison(False, f"{output.name}: the three outputs are judged together; got {len(found)}")
+    def verdict(self, expected: np.ndarray, actual: np.ndarray, output: OutputRule, evidence: Evidence,
+                found: list[np.ndarray]) -> Comparison:
         why = _why(evidence, *found, which=[rule.name for rule in evidence.outputs].index(output.name))
         if why:
             return Comparison(False, f"{output.name}: {why}", mismatches=1, elements=int(actual.size))
