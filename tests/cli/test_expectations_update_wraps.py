@@ -9,8 +9,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from shipped_stand_in import stand_in
 
-from conformance import shipped
 from conformance.cli.expectations import main
 from conformance.expectations import Expectations
 from conformance.expectations.files import read_file
@@ -31,11 +31,7 @@ HEADER = "# Acme's known divergences\nbackend: acme   # its entries\nwraps: onnx
 
 @pytest.fixture()
 def wrapped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "shipped" / "onnxruntime.yaml"
-    path.parent.mkdir()
-    path.write_text(WRAPPED)
-    monkeypatch.setattr(shipped, "expectation_file", lambda name: path if name == "onnxruntime" else None)
-    return path
+    return stand_in(tmp_path, monkeypatch, WRAPPED)
 
 
 def record(item: str, status: str, op: str = "AveragePool") -> ResultRecord:

@@ -9,8 +9,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from shipped_stand_in import stand_in
 
-from conformance import shipped
 from conformance.expectations import Expectations, ExpectationsError, load_file
 from conformance.expectations.files import read_file
 from conformance.expectations.grouping import unreviewed
@@ -42,11 +42,7 @@ MINE = "backend: acme\nwraps: onnxruntime\nentries:\n  - id: ai.onnx/AveragePool
 @pytest.fixture()
 def wrapped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The fake list stands in for the shipped ``expectations/onnxruntime.yaml``."""
-    path = tmp_path / "shipped" / "onnxruntime.yaml"
-    path.parent.mkdir()
-    path.write_text(WRAPPED)
-    monkeypatch.setattr(shipped, "expectation_file", lambda name: path if name == "onnxruntime" else None)
-    return path
+    return stand_in(tmp_path, monkeypatch, WRAPPED)
 
 
 def write(tmp_path: Path, text: str, name: str = "acme.yaml") -> Path:
