@@ -22,7 +22,9 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from conformance.cli.pytest_run import EXIT_INCOMPLETE, workers
 from conformance.cli.run import run_forwarding_signals
@@ -191,6 +193,27 @@ def main(argv: list[str]) -> int:
     return report(args, out, results, items, time.monotonic() - start)
 
 
+def _said_unstable(args: argparse.Namespace, records: list) -> Callable[[Any], bool]:
+    """Whether a record's item has an expectations entry saying it is unstable (``unstable: true``), in the files
+    the runs were judged by: such an item is listed apart and does not make the exit code 1."""
+    from conformance.expectations import Expectations, ExpectationsError
+    from conformance.plugin.gate import expectation_files
+    from conformance.records import base_backend, item_id
+
+    try:
+        book = Expectations.load(expectation_files(sorted({base_backend(r.backend) for r in records}),
+                                                   args.expectations, defaults=True))
+    except ExpectationsError:
+        return lambda record: False  # the runs themselves refused the files and said why
+
+    def said(record: Any) -> bool:
+        entry = book.find(item_id(record.id, base_backend(record.backend)), record.backend_version or "", record.isa,
+                          record)
+        return entry is not None and entry.unstable
+
+    return said
+
+
 def report(args: argparse.Namespace, out: Path, results: list[tuple[str, Path]], items: list[str],
            seconds: float) -> int:
     from conformance.records import read_records
@@ -200,7 +223,7 @@ def report(args: argparse.Namespace, out: Path, results: list[tuple[str, Path]],
     sources = [(name, list(read_records(path))) for name, path in results]
     if args.from_results:  # only the items verified: the rest of that run has nothing to be compared with
         sources.insert(0, ("given", [r for r in read_records(Path(args.from_results)) if r.nodeid in wanted]))
-    stability = compare_runs(sources)
+    stability = compare_runs(sources, _said_unstable(args, [r for _, records in sources for r in records]))
     (out / "verify.json").write_text(stability.to_json() + "\n", encoding="utf-8")
     text = stability.text()
     (out / "verify.txt").write_text(text, encoding="utf-8")

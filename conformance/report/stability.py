@@ -9,7 +9,7 @@ pids that differ from run to run). A record that is a function of its item gives
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,17 +63,22 @@ class Stability:
     items: int  # items seen in at least one run
     unstable: list[Unstable]
     missing: dict[str, int]  # run -> items another run has and it lacks (not an instability: e.g. an interrupted run)
+    #: unstable items whose expectations entry says so (``unstable: true``: a runtime reading memory another item
+    #: left): listed, never news; ``unstable`` holds the others
+    known: list[Unstable] = field(default_factory=list)
 
     def text(self) -> str:
         lines = [f"{self.items} items in {len(self.runs)} runs ({', '.join(self.runs)}): "
-                 f"{len(self.unstable)} unstable"]
-        for item in self.unstable:
-            lines.append(f"UNSTABLE {item.nodeid or '::'.join(item.key[:2])}"
-                         + (f" [isa {item.key[2]}]" if item.key[2] else ""))
-            for seen in item.seen:
-                lines.append(f"    {', '.join(seen['runs'])}: {seen['outcome']}")
-                if seen["reason"]:
-                    lines.append(f"        {seen['reason'][:300]}")
+                 f"{len(self.unstable)} unstable" + (f"; {len(self.known)} more as their expectations entries say "
+                                                     "(unstable: true)" if self.known else "")]
+        for label, items in (("UNSTABLE", self.unstable), ("unstable, as its entry says:", self.known)):
+            for item in items:
+                lines.append(f"{label} {item.nodeid or '::'.join(item.key[:2])}"
+                             + (f" [isa {item.key[2]}]" if item.key[2] else ""))
+                for seen in item.seen:
+                    lines.append(f"    {', '.join(seen['runs'])}: {seen['outcome']}")
+                    if seen["reason"]:
+                        lines.append(f"        {seen['reason'][:300]}")
         for run, count in self.missing.items():
             if count:
                 lines.append(f"note: run {run} lacks {count} items the others have (not compared there)")
@@ -81,16 +86,20 @@ class Stability:
 
     def to_json(self) -> str:
         return json.dumps({"runs": self.runs, "items": self.items, "missing": self.missing,
-                           "unstable": [u.to_dict() for u in self.unstable]}, indent=1, allow_nan=False,
+                           "unstable": [u.to_dict() for u in self.unstable],
+                           "known_unstable": [u.to_dict() for u in self.known]}, indent=1, allow_nan=False,
                           default=str)
 
 
-def compare_runs(runs: Iterable[tuple[str, Iterable[ResultRecord]]]) -> Stability:
-    """Group the records of every run by item; an item with more than one outcome is unstable."""
+def compare_runs(runs: Iterable[tuple[str, Iterable[ResultRecord]]],
+                 known: Callable[[ResultRecord], bool] | None = None) -> Stability:
+    """Group the records of every run by item; an item with more than one outcome is unstable. ``known``: whether
+    an item's expectations entry already says it is (its records' verdict), which lists it apart."""
     names: list[str] = []
     by_key: dict[Key, dict[Outcome, dict[str, Any]]] = {}
     present: dict[str, set[Key]] = {}
     nodeids: dict[Key, str] = {}
+    said: dict[Key, bool] = {}
     for name, records in runs:
         names.append(name)
         keys = present.setdefault(name, set())
@@ -98,6 +107,8 @@ def compare_runs(runs: Iterable[tuple[str, Iterable[ResultRecord]]]) -> Stabilit
             key = record_key(record)
             keys.add(key)
             nodeids.setdefault(key, record.nodeid)
+            if known is not None and key not in said:
+                said[key] = known(record)
             seen = by_key.setdefault(key, {}).setdefault(
                 outcome(record), {"outcome": describe(record), "reason": record.reason, "runs": []})
             if name not in seen["runs"]:
@@ -105,4 +116,5 @@ def compare_runs(runs: Iterable[tuple[str, Iterable[ResultRecord]]]) -> Stabilit
     unstable = [Unstable(key, nodeids.get(key, ""), list(outcomes.values()))
                 for key, outcomes in sorted(by_key.items()) if len(outcomes) > 1]
     everything = set(by_key)
-    return Stability(names, len(by_key), unstable, {n: len(everything - present[n]) for n in names})
+    return Stability(names, len(by_key), [u for u in unstable if not said.get(u.key)],
+                     {n: len(everything - present[n]) for n in names}, [u for u in unstable if said.get(u.key)])

@@ -50,3 +50,16 @@ def test_isa_columns_are_items_of_their_own():
     at_avx2 = rec("MaxPool", 1, "c", "float32", "onednn", "pass", isa="avx2")
     at_avx512 = rec("MaxPool", 1, "c", "float32", "onednn", "fail", isa="avx512_core")
     assert compare_runs([("a", [at_avx2, at_avx512]), ("b", [at_avx2, at_avx512])]).unstable == []
+
+
+def test_an_item_its_entry_calls_unstable_is_listed_apart_and_is_no_news():
+    """verify's exit code counts the items nothing said would be unstable; an expectations entry's ``unstable:
+    true`` (a runtime reading memory another item left) lists the item apart, with its outcomes."""
+    first = rec("AveragePool", 22, "c", "float32", "openvino", "pass", outcome="pass", reason="passed")
+    second = rec("AveragePool", 22, "c", "float32", "openvino", "xfail", outcome="fail", reason="garbage")
+    said = compare_runs([("a", [first]), ("b", [second])], known=lambda record: True)
+    assert said.unstable == [] and len(said.known) == 1
+    assert "0 unstable; 1 more as their expectations entries say" in said.text() and "garbage" in said.text()
+    assert json.loads(said.to_json())["known_unstable"][0]["backend"] == "openvino"
+    unsaid = compare_runs([("a", [first]), ("b", [second])], known=lambda record: False)
+    assert len(unsaid.unstable) == 1 and unsaid.known == []
